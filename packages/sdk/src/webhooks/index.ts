@@ -1,0 +1,1 @@
+export const SIGNATURE_HEADER = 'x-service-signature'

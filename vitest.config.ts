@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    projects: ['packages/*', 'examples/*'],
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+  },
+})
