@@ -1,1 +1,7 @@
-export const VERSION = '0.1.0'
+/**
+ * Typed client for the reseller hosting API.
+ *
+ * @packageDocumentation
+ */
+export * from './schemas/index.js'
+export { VERSION } from './version.js'

@@ -1,0 +1,138 @@
+import * as z from 'zod/mini'
+
+/** ISO 8601 UTC timestamp with microseconds, e.g. `2026-11-22T10:15:30.123456Z` (spec §2.7). */
+export const TimestampMicros = z.iso.datetime({
+  precision: 6,
+  error: 'must be an ISO 8601 UTC timestamp with microseconds (YYYY-MM-DDTHH:MM:SS.ffffffZ)',
+})
+
+/** ISO 8601 UTC timestamp of any precision, e.g. `2026-11-22T10:15:30Z` (spec §2.11, §2.12). */
+export const TimestampUtc = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp ending in Z' })
+
+/** ISO 8601 timestamp with a numeric offset, e.g. `2026-11-22T10:15:30+00:00` (general events, spec §2.12). */
+export const TimestampWithOffset = z
+  .string()
+  .check(
+    z.regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/,
+      'must be an ISO 8601 timestamp with a numeric offset (YYYY-MM-DDTHH:MM:SS+HH:MM)',
+    ),
+  )
+
+/** A positive integer identifier. */
+export const Id = z.int().check(z.positive('must be a positive integer'))
+
+/** A non-negative integer count or size. */
+export const Count = z.int().check(z.nonnegative('must be a non-negative integer'))
+
+/** A UUID string. */
+export const Uuid = z.uuid('must be a UUID')
+
+/** The four scopes an API key may hold (spec §5). */
+export const SCOPES = ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] as const
+/** One API key scope. */
+export const Scope = z.enum(SCOPES, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })
+/** One API key scope. */
+export type Scope = z.infer<typeof Scope>
+
+/** Key prefixes by mode: live keys act for real, sandbox keys simulate (spec §5). */
+export const KEY_PREFIXES = { live: 'svc_live_', sandbox: 'svc_test_' } as const
+/** The mode an API key selects: `'live'` or `'sandbox'`. */
+export type KeyMode = keyof typeof KEY_PREFIXES
+
+/** An API key: `svc_live_…` or `svc_test_…` followed by letters, digits, `_` or `-`. */
+export const ApiKey = z
+  .string()
+  .check(
+    z.regex(/^svc_(live|test)_[A-Za-z0-9_-]+$/, 'must start with svc_live_ or svc_test_ followed by a key'),
+  )
+
+/**
+ * The mode of an API key from its prefix, or `undefined` for a key of neither kind.
+ * The key itself is never included in any message.
+ */
+export function keyMode(apiKey: string): KeyMode | undefined {
+  if (!ApiKey.safeParse(apiKey).success) return undefined
+  return apiKey.startsWith(KEY_PREFIXES.live) ? 'live' : 'sandbox'
+}
+
+/** Every `error.code` the service answers: the spec's (§7) and the contract's decisions (§5). */
+export const ERROR_CODES = [
+  'unauthenticated',
+  'insufficient_scope',
+  'sandbox_read_only',
+  'not_found',
+  'validation_error',
+  'invalid_state',
+  'no_reseller_service',
+  'whm_unavailable',
+  'quota_exceeded',
+  'domain_taken',
+  'insufficient_funds',
+  'rate_limited',
+  'internal_error',
+] as const
+/** A known error code. */
+export const ErrorCode = z.enum(ERROR_CODES)
+/** A known error code. */
+export type ErrorCode = z.infer<typeof ErrorCode>
+
+/** Map of field path (dot-separated) to the messages that field failed with. */
+export const FieldErrors = z.record(z.string(), z.array(z.string()))
+/** Map of field path (dot-separated) to the messages that field failed with. */
+export type FieldErrors = z.infer<typeof FieldErrors>
+
+/** The body of every error answer (spec §7). `code` stays a string so that new codes still parse. */
+export const ErrorBody = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.optional(FieldErrors),
+  }),
+})
+/** The body of every error answer. */
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/** Pagination details of a list answer (spec §2.1). */
+export const PageMeta = z.object({
+  total: Count,
+  per_page: Id,
+  current_page: Id,
+})
+/** Pagination details of a list answer. */
+export type PageMeta = z.infer<typeof PageMeta>
+
+/** Items per page of every paginated list (spec §8). */
+export const PAGE_SIZE = 20
+
+/** A page number, from 1. */
+export const PageNumber = z.int('page must be an integer').check(z.minimum(1, 'must be 1 or more'))
+
+/** Options of a paginated list call. */
+export const PageParams = z.strictObject({ page: z.optional(PageNumber) })
+/** Options of a paginated list call. */
+export type PageParams = z.infer<typeof PageParams>
+
+/** The `page` query parameter as it arrives on the wire: a string of digits, read as a page number. */
+export const PageQuery = z.object({
+  page: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number')),
+      z.pipe(
+        z.transform((value: string) => Number(value)),
+        PageNumber,
+      ),
+    ),
+  ),
+})
+
+/** The success envelope around one resource. */
+export function envelope<T extends z.ZodMiniType>(data: T) {
+  return z.object({ success: z.literal(true), data })
+}
+
+/** The success envelope of a paginated list. */
+export function pageEnvelope<T extends z.ZodMiniType>(item: T) {
+  return z.object({ success: z.literal(true), data: z.array(item), meta: PageMeta })
+}

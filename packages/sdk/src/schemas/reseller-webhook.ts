@@ -1,0 +1,41 @@
+import * as z from 'zod/mini'
+
+/** An `http://` or `https://` URL. */
+export const HttpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL',
+})
+
+/** Longest webhook secret. */
+export const SECRET_MAX_LENGTH = 255
+
+/** The reseller webhook as read back (spec §2.10): the secret itself is never returned. */
+export const ResellerWebhook = z.object({
+  url: z.nullable(z.string()),
+  has_secret: z.boolean(),
+})
+/** The reseller webhook as read back. */
+export type ResellerWebhook = z.infer<typeof ResellerWebhook>
+
+/** Body of `PUT /reseller/webhook`. */
+export const ResellerWebhookUpdateBody = z.strictObject({
+  url: HttpUrl,
+  secret: z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(SECRET_MAX_LENGTH, `must be at most ${SECRET_MAX_LENGTH} characters`),
+    ),
+})
+/** Body of `PUT /reseller/webhook`. */
+export type ResellerWebhookUpdateBody = z.infer<typeof ResellerWebhookUpdateBody>
+
+/** Result of `POST /reseller/webhook/test` (spec §2.10). `status_code` is null when no HTTP answer came. */
+export const ResellerWebhookTestResult = z.object({
+  url: z.string(),
+  status_code: z.nullable(z.int()),
+  delivered: z.boolean(),
+  error: z.nullable(z.string()),
+})
+/** Result of `POST /reseller/webhook/test`. */
+export type ResellerWebhookTestResult = z.infer<typeof ResellerWebhookTestResult>
