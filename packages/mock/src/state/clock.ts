@@ -1,7 +1,6 @@
 /** A task the clock runs once the mock time reaches `at` (milliseconds since the epoch). */
 interface ScheduledTask {
   at: number
-  seq: number
   run: () => unknown
 }
 
@@ -15,7 +14,7 @@ export interface ClockOptions {
 
 /**
  * The mock's time. It runs in real time and can be moved forward; tasks scheduled on it
- * (webhook retries) run when real time or an {@link Clock.advance} reaches them.
+ * (webhook deliveries and their retries) run when real time or an {@link Clock.advance} reaches them.
  */
 export interface Clock {
   /** The current mock time. */
@@ -24,24 +23,33 @@ export interface Clock {
   nowMs(): number
   /** How far mock time runs ahead of real time, in milliseconds. */
   readonly offsetMs: number
-  /** Moves mock time forward by `ms`; every task that falls due runs, in time order, before it resolves. */
+  /**
+   * Moves mock time forward by `ms` and resolves once every task that falls due on the way has run.
+   * Time moves like a fake timer's: it stops at each due task's time, runs the tasks due then
+   * (concurrently), then moves on, so a task scheduled by another (a retry after a failed attempt)
+   * also runs if it falls within the same advance.
+   */
   advance(ms: number): Promise<void>
   /** Runs `task` once mock time reaches `at`. Returns a function that cancels it. */
   schedule(at: number, task: () => unknown): () => void
-  /** Runs every task already due, in time order. */
+  /** Runs every task already due and resolves once they have run. */
   runDue(): Promise<void>
+  /** Sets the offset of mock time over real time (restoring a saved state); mock time never goes back. */
+  restoreOffset(offsetMs: number): void
   /** Cancels every scheduled task and stops the real-time timer. */
   stop(): void
 }
+
+/** Node caps timers at 2^31-1 ms; a later task is re-armed when the timer fires. */
+const MAX_TIMER_MS = 2_147_483_647
 
 /** Creates a {@link Clock}. */
 export function createClock(options: ClockOptions = {}): Clock {
   const realNow = options.realNow ?? (() => Date.now())
   let offsetMs = options.offsetMs ?? 0
-  let seq = 0
   let tasks: ScheduledTask[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
-  let draining: Promise<void> | undefined
+  let draining: Promise<void> = Promise.resolve()
 
   const nowMs = () => realNow() + offsetMs
 
@@ -50,32 +58,48 @@ export function createClock(options: ClockOptions = {}): Clock {
     timer = undefined
     const next = tasks[0]
     if (!next) return
-    // Node caps timers at 2^31-1 ms; a later task is re-armed when this one fires.
-    const delay = Math.min(Math.max(0, next.at - nowMs()), 2_147_483_647)
+    const delay = Math.min(Math.max(0, next.at - nowMs()), MAX_TIMER_MS)
     timer = setTimeout(() => void runDue(), delay)
     // A pending retry must not keep a test process or a closed server alive.
     if (typeof timer === 'object' && timer && 'unref' in timer) timer.unref()
   }
 
-  const drain = async () => {
+  const runTask = async (task: ScheduledTask) => {
+    try {
+      await task.run()
+    } catch {
+      // A task reports its own failures; one failing task must not stop the others.
+    }
+  }
+
+  /** Runs due tasks in time order; with a `target`, steps mock time forward through the tasks up to it. */
+  const drain = async (target?: number) => {
     for (;;) {
-      const next = tasks[0]
-      if (!next || next.at > nowMs()) break
-      tasks.shift()
-      try {
-        await next.run()
-      } catch {
-        // A task reports its own failures; one failing task must not stop the others.
+      const first = tasks[0]
+      if (!first) break
+      let now = nowMs()
+      if (first.at > now) {
+        if (target === undefined || first.at > target) break
+        offsetMs += first.at - now
+        now = first.at
       }
+      const batch: ScheduledTask[] = []
+      while (tasks[0] && tasks[0].at <= now) batch.push(tasks.shift()!)
+      await Promise.all(batch.map(runTask))
+    }
+    if (target !== undefined) {
+      const now = nowMs()
+      if (now < target) offsetMs += target - now
     }
     arm()
   }
 
-  const runDue = (): Promise<void> => {
-    // Serialize drains so that two advances never run the same task twice.
-    draining = (draining ?? Promise.resolve()).then(drain)
+  // Drains run one after another so that two advances never run the same task twice.
+  const enqueue = (target?: number): Promise<void> => {
+    draining = draining.then(() => drain(target))
     return draining
   }
+  const runDue = () => enqueue()
 
   return {
     now: () => new Date(nowMs()),
@@ -84,23 +108,31 @@ export function createClock(options: ClockOptions = {}): Clock {
       return offsetMs
     },
     advance(ms: number) {
-      if (!Number.isFinite(ms) || ms < 0) {
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         return Promise.reject(new RangeError(`clock.advance: ms must be a finite number >= 0, got ${ms}`))
       }
-      offsetMs += ms
-      return runDue()
+      return enqueue(nowMs() + ms)
     },
     schedule(at: number, run: () => unknown) {
-      const task: ScheduledTask = { at, seq: seq++, run }
-      tasks.push(task)
-      tasks.sort((a, b) => a.at - b.at || a.seq - b.seq)
-      arm()
+      const task: ScheduledTask = { at, run }
+      // Insert in order (stable for equal times); schedules are short, a scan is fine.
+      let i = tasks.length
+      while (i > 0 && tasks[i - 1]!.at > at) i--
+      tasks.splice(i, 0, task)
+      if (i === 0) arm()
       return () => {
-        tasks = tasks.filter((t) => t !== task)
-        arm()
+        const index = tasks.indexOf(task)
+        if (index === -1) return
+        tasks.splice(index, 1)
+        if (index === 0) arm()
       }
     },
     runDue,
+    restoreOffset(next: number) {
+      if (!Number.isFinite(next)) throw new RangeError(`clock.restoreOffset: not a finite number: ${next}`)
+      if (next > offsetMs) offsetMs = next
+      arm()
+    },
     stop() {
       tasks = []
       if (timer) clearTimeout(timer)

@@ -1,0 +1,196 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
+
+/** Options of {@link listen}. */
+export interface ListenOptions {
+  /** TCP port; `0` (the default) takes a free one, read it back from `url`. */
+  port?: number
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string
+  /** Receives one line per answered request: `GET /api/v1/support/tickets?page=1 200 0.4ms`. */
+  log?: (line: string) => void
+  /**
+   * Called after a mutating request (any method but GET, HEAD and OPTIONS) was handled and before
+   * its answer is written: the write-through hook of the state file. If it rejects, the client
+   * gets a 500 `internal_error` instead of an answer that would claim a change that was not saved.
+   */
+  onMutation?: () => Promise<void>
+  /** Largest request body accepted, in bytes; default 1 MiB. Larger bodies get 413. */
+  maxBodyBytes?: number
+}
+
+/** A running standalone server. */
+export interface RunningServer {
+  /** `http://host:port`, with the real port when `0` was asked. */
+  url: string
+  /** The bound port. */
+  port: number
+  /** Stops accepting connections, closes idle keep-alive sockets and resolves once in-flight requests are answered. */
+  close(): Promise<void>
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const DEFAULT_MAX_BODY = 1024 * 1024
+/** How long {@link RunningServer.close} lets in-flight requests finish before cutting their sockets. */
+const CLOSE_GRACE_MS = 3000
+
+/** Renders the API's error envelope. */
+function errorAnswer(status: number, code: string, message: string): MockResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ success: false, error: { code, message } }),
+  }
+}
+
+function headerReader(req: IncomingMessage): MockRequest['headers'] {
+  const raw = req.headers
+  return {
+    get(name: string) {
+      const value = raw[name.toLowerCase()]
+      if (value === undefined) return null
+      return Array.isArray(value) ? value.join(', ') : value
+    },
+  }
+}
+
+/** Reads the request body as UTF-8, or `null` when it is larger than `max` bytes. */
+function readBody(req: IncomingMessage, max: number): Promise<string | null> {
+  const length = req.headers['content-length']
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('')
+  if (length !== undefined && Number(length) > max) return Promise.resolve(null)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > max) tooLarge = true
+      if (!tooLarge) chunks.push(chunk)
+    })
+    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function send(res: ServerResponse, answer: MockResponse): void {
+  const headers: Record<string, string | number> = { ...answer.headers }
+  headers['content-length'] = Buffer.byteLength(answer.body)
+  res.writeHead(answer.status, headers)
+  res.end(answer.body)
+}
+
+/**
+ * Serves a {@link MockHandler} over `node:http`. The request is handed to the handler as plain
+ * values built straight from the `IncomingMessage` (no WHATWG `Request`/`Response` on the hot
+ * path), connections are kept alive, and every answer carries an exact `Content-Length`.
+ */
+export function listen(handle: MockHandler, options: ListenOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const log = options.log
+  const onMutation = options.onMutation
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+
+  const answer = async (req: IncomingMessage, url: string): Promise<MockResponse> => {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const body = await readBody(req, maxBody)
+    if (body === null)
+      return errorAnswer(413, 'validation_error', `request body is larger than ${maxBody} bytes`)
+    const q = url.indexOf('?')
+    const request: MockRequest = {
+      method,
+      path: q === -1 ? url : url.slice(0, q),
+      query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+      headers: headerReader(req),
+      body,
+    }
+    let response: MockResponse
+    try {
+      response = await handle(request)
+    } catch (error) {
+      return errorAnswer(
+        500,
+        'internal_error',
+        `the mock failed to answer: ${(error as Error)?.message ?? error}`,
+      )
+    }
+    if (onMutation && !READ_METHODS.has(method)) {
+      try {
+        await onMutation()
+      } catch (error) {
+        return errorAnswer(
+          500,
+          'internal_error',
+          `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
+        )
+      }
+    }
+    return response
+  }
+
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    const started = log ? performance.now() : 0
+    let url = req.url ?? '/'
+    // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1; keep the path only.
+    if (url.charCodeAt(0) !== 47 /* '/' */) {
+      try {
+        const parsed = new URL(url)
+        url = parsed.pathname + parsed.search
+      } catch {
+        url = '/'
+      }
+    }
+    answer(req, url).then(
+      (response) => {
+        send(res, response)
+        if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
+      },
+      (error: unknown) => {
+        // Only reading the body can land here (the client went away mid-request).
+        if (!res.headersSent && !res.destroyed) {
+          send(
+            res,
+            errorAnswer(400, 'validation_error', `could not read the request: ${(error as Error)?.message}`),
+          )
+        }
+      },
+    )
+  })
+
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${options.port ?? 0}`
+      if (error.code === 'EADDRINUSE') {
+        reject(Object.assign(new Error(`port already in use: ${where}`), { code: error.code }))
+      } else if (error.code === 'EACCES') {
+        reject(Object.assign(new Error(`no permission to listen on ${where}`), { code: error.code }))
+      } else {
+        reject(error)
+      }
+    }
+    server.once('error', onError)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError)
+      const { port } = server.address() as AddressInfo
+      const shownHost = host.includes(':') ? `[${host}]` : host
+      let closing: Promise<void> | undefined
+      resolve({
+        url: `http://${shownHost}:${port}`,
+        port,
+        close() {
+          closing ??= new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+            force.unref()
+            server.close(() => {
+              clearTimeout(force)
+              done()
+            })
+            server.closeIdleConnections()
+          })
+          return closing
+        },
+      })
+    })
+  })
+}
