@@ -3,7 +3,9 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    // Webhooks: one shared core, two thin entries chosen by `exports` conditions (package.json).
     'webhooks/index': 'src/webhooks/index.ts',
+    'webhooks/node': 'src/webhooks/node.ts',
   },
   tsconfig: 'tsconfig.build.json',
   format: ['esm'],
@@ -14,4 +16,7 @@ export default defineConfig({
   clean: true,
   splitting: true,
   treeshake: true,
+  // Keep `node:crypto` as written: the prefix tells Deno, Bun and bundlers it is a Node built-in.
+  removeNodeProtocol: false,
+  external: [/^node:/],
 })

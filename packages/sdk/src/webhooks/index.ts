@@ -1,1 +1,131 @@
-export const SIGNATURE_HEADER = 'x-service-signature'
+/**
+ * Webhook helpers for the reseller hosting API: verify the `x-service-signature` header, parse the
+ * typed event, and receive deliveries in any runtime.
+ *
+ * The signature is `sha256=` followed by the hex HMAC-SHA256 of the raw body, keyed with the
+ * webhook's secret. This entry loads neither the HTTP client nor ky. In Node (the `node` export
+ * condition, also honoured by Bun and Deno) it uses `node:crypto`; everywhere else Web Crypto.
+ * Both give the same results.
+ *
+ * @example
+ * ```ts
+ * import { constructEvent, SIGNATURE_HEADER } from '@reseller-api/sdk/webhooks'
+ *
+ * const event = await constructEvent(rawBody, request.headers.get(SIGNATURE_HEADER), secret)
+ * if (event.event === 'vps.activated') console.log(event.data.ipv4)
+ * ```
+ *
+ * @packageDocumentation
+ */
+import type { WebhookEvent } from '../schemas/events.js'
+import { constructWith, signWith, verifyWith } from './core.js'
+import { webHmac } from './crypto-web.js'
+import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+import { createNodeHandlerWith, type NodeHandler, type NodeHandlerOptions } from './node-handler.js'
+
+export type {
+  GeneralEvent,
+  GeneralEventName,
+  ResellerEvent,
+  ResellerEventName,
+  WebhookEvent,
+} from '../schemas/events.js'
+export { type Payload, SIGNATURE_HEADER } from './core.js'
+export {
+  isWebhookPayloadError,
+  isWebhookVerificationError,
+  type SignatureFailure,
+  WebhookPayloadError,
+  WebhookVerificationError,
+} from './errors.js'
+export type { WebhookEventName, WebhookEventOf } from './events.js'
+export type { FetchHandler, FetchHandlerOptions } from './fetch-handler.js'
+export type {
+  NodeHandler,
+  NodeHandlerOptions,
+  NodeWebhookRequest,
+  NodeWebhookResponse,
+} from './node-handler.js'
+export { DEFAULT_MAX_BODY_BYTES, type WebhookHandlerOptions } from './receive.js'
+
+/**
+ * Signs a payload as the service does: `'sha256='` followed by the lowercase hex HMAC-SHA256 of the
+ * raw body, keyed with `secret`. Use it in tests, and to sign deliveries (the mock does).
+ *
+ * @param payload - the exact body: a string (hashed as UTF-8) or bytes
+ * @param secret - the webhook secret, a non-empty string (hashed as UTF-8)
+ * @returns the `x-service-signature` header value
+ * @throws TypeError (as a rejection) when `secret` is empty or not a string, or `payload` is
+ *   neither a string nor a `Uint8Array`
+ */
+export function signPayload(payload: string | Uint8Array, secret: string): Promise<string> {
+  return signWith(webHmac, payload, secret)
+}
+
+/**
+ * Checks a delivery's `x-service-signature` header against its raw body, comparing in constant time.
+ *
+ * Never throws and never rejects: a missing, empty, truncated, non-hex, wrong-algorithm or
+ * oversized header, a payload of the wrong type, or an empty secret all resolve `false`. The header
+ * must be exactly `sha256=` followed by 64 hex digits; letter case is ignored (the service sends
+ * lowercase), and nothing else (no whitespace, no list of signatures) is accepted.
+ *
+ * @param payload - the raw body exactly as received: a string or bytes, never re-serialized JSON
+ * @param signature - the header value, e.g. `request.headers.get(SIGNATURE_HEADER)`
+ * @param secret - the webhook secret
+ * @returns `true` only if the header is the HMAC of `payload` under `secret`
+ */
+export function verifySignature(
+  payload: string | Uint8Array,
+  signature: string | null | undefined,
+  secret: string,
+): Promise<boolean> {
+  return verifyWith(webHmac, payload, signature, secret)
+}
+
+/**
+ * Verifies a delivery and parses it into a typed event: narrow it with `switch (event.event)`.
+ *
+ * @param payload - the raw body exactly as received
+ * @param signature - the `x-service-signature` header value
+ * @param secret - the webhook secret, a non-empty string
+ * @returns the event: reseller style (`sandbox`, `timestamp`) or general style (`created_at`)
+ * @throws {@link WebhookVerificationError} (as a rejection) when the signature is missing,
+ *   malformed or wrong: answer 401. {@link WebhookPayloadError} when the signed body is not JSON or
+ *   not a known event, its message naming the failing field: answer 400. `TypeError` when `secret`
+ *   is empty or `payload` is not a string or bytes (a programming error).
+ */
+export function constructEvent(
+  payload: string | Uint8Array,
+  signature: string | null | undefined,
+  secret: string,
+): Promise<WebhookEvent> {
+  return constructWith(webHmac, payload, signature, secret)
+}
+
+/**
+ * Makes a Fetch API handler for Hono, Next.js route handlers, Cloudflare Workers, Deno and Bun. It
+ * reads the raw body (at most `maxBodyBytes`), verifies and parses it, and answers:
+ * 405 for a method other than POST, 413 for a body over the limit, 401 for a bad signature,
+ * 400 for a bad payload, 200 once `onEvent` resolves, 500 if `onEvent` throws (so the sender retries).
+ *
+ * @param options - `secret`, `onEvent`, optional `maxBodyBytes` and `onError`
+ * @returns `(request) => Promise<Response>`
+ * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
+ */
+export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
+  return createFetchHandlerWith(webHmac, options)
+}
+
+/**
+ * Makes a `node:http` request listener that also works as Express middleware with no body parser
+ * in front of it (it reads the raw stream itself; a `Buffer` left in `req.body` by `express.raw()`
+ * is used as is). Same answers as {@link createFetchHandler}.
+ *
+ * @param options - `secret`, `onEvent`, optional `maxBodyBytes` and `onError`
+ * @returns `(req, res, next?) => void`
+ * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
+ */
+export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
+  return createNodeHandlerWith(webHmac, options)
+}

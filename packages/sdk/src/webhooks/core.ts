@@ -1,0 +1,223 @@
+// The runtime-neutral core: header rules, payload checks, event parsing. The HMAC itself comes from
+// a backend (`crypto-node.ts` or `crypto-web.ts`) that each entry passes in; nothing here imports a
+// runtime module.
+
+import {
+  GENERAL_EVENTS,
+  GeneralEvent,
+  RESELLER_EVENTS,
+  ResellerEvent,
+  WebhookEvent,
+} from '../schemas/events.js'
+import { describeFieldErrors, validate } from '../schemas/issues.js'
+import { type SignatureFailure, WebhookPayloadError, WebhookVerificationError } from './errors.js'
+
+/** The header that carries a delivery's signature, in the lower case that `Headers` and `node:http` use. */
+export const SIGNATURE_HEADER = 'x-service-signature'
+
+/** The raw body of a delivery: the exact bytes received, or a string holding them as UTF-8. */
+export type Payload = string | Uint8Array
+
+/**
+ * An HMAC-SHA256 implementation. Both backends give the same answers for the same inputs; they
+ * differ only in speed and in where they run.
+ */
+export interface HmacBackend {
+  /** The lowercase hex HMAC-SHA256 of `payload` (strings as UTF-8) keyed with `secret` (UTF-8). */
+  signHex(payload: Payload, secret: string): string | Promise<string>
+  /**
+   * Whether `header` (already known to be 71 characters starting with `sha256=` in any case) holds
+   * the HMAC of `payload`: decodes the 64 characters after the prefix, answers `false` if any is not
+   * a hex digit, else compares in constant time.
+   */
+  verifyHeader(payload: Payload, header: string, secret: string): boolean | Promise<boolean>
+}
+
+/** `sha256=` followed by the 64 hex digits of a 32-byte MAC. */
+const PREFIX_LENGTH = 7
+const HEADER_LENGTH = PREFIX_LENGTH + 64
+const MAC_BYTES = 32
+
+// Resolved promises are immutable, so every call may share them: no allocation on the hot path.
+const RESOLVED_TRUE: Promise<boolean> = Promise.resolve(true)
+const RESOLVED_FALSE: Promise<boolean> = Promise.resolve(false)
+
+/** Whether `value` has the shape `sha256=` + 64 characters, the prefix in any letter case. */
+function hasHeaderShape(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length !== HEADER_LENGTH) return false
+  // `| 0x20` lower-cases an ASCII letter and maps only 'S'/'s' to 's' (etc.), so it is exact here.
+  return (
+    (value.charCodeAt(0) | 0x20) === 0x73 && // s
+    (value.charCodeAt(1) | 0x20) === 0x68 && // h
+    (value.charCodeAt(2) | 0x20) === 0x61 && // a
+    value.charCodeAt(3) === 0x32 && // 2
+    value.charCodeAt(4) === 0x35 && // 5
+    value.charCodeAt(5) === 0x36 && // 6
+    value.charCodeAt(6) === 0x3d // =
+  )
+}
+
+/** 0–15 for a hex digit of either case, -1 for anything else. */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30
+  const lower = code | 0x20
+  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10
+  return -1
+}
+
+/**
+ * Decodes the 64 hex digits after the `sha256=` prefix of `header` into `out` (32 bytes). Returns
+ * `false` as soon as a character is not a hex digit; the time this takes depends only on the
+ * attacker's own input, never on the expected MAC.
+ */
+export function decodeHeaderMac(header: string, out: Uint8Array): boolean {
+  for (let i = 0; i < MAC_BYTES; i++) {
+    const high = hexValue(header.charCodeAt(PREFIX_LENGTH + 2 * i))
+    const low = hexValue(header.charCodeAt(PREFIX_LENGTH + 2 * i + 1))
+    if (high < 0 || low < 0) return false
+    out[i] = (high << 4) | low
+  }
+  return true
+}
+
+/** What is wrong with a header, for error messages only; called after verification failed. */
+function classifyHeader(header: unknown): SignatureFailure {
+  if (header === undefined || header === null || header === '') return 'missing'
+  if (!hasHeaderShape(header) || !decodeHeaderMac(header, new Uint8Array(MAC_BYTES))) return 'malformed'
+  return 'mismatch'
+}
+
+/** A string, or bytes (any `Uint8Array`, `Buffer` included, from this realm or another). */
+export function isPayload(value: unknown): value is Payload {
+  return (
+    typeof value === 'string' ||
+    value instanceof Uint8Array ||
+    (ArrayBuffer.isView(value) &&
+      (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Uint8Array')
+  )
+}
+
+function isSecret(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0
+}
+
+function requireSecret(secret: unknown, caller: string): asserts secret is string {
+  if (!isSecret(secret)) {
+    throw new TypeError(
+      `${caller}: the webhook secret must be a non-empty string, got ${describeValue(secret)}`,
+    )
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === '') return 'an empty string'
+  if (value === null) return 'null'
+  return typeof value === 'object' ? 'an object' : typeof value
+}
+
+/** {@link verifySignature} over a given backend: resolves a boolean, never rejects, never throws. */
+export function verifyWith(
+  backend: HmacBackend,
+  payload: unknown,
+  signature: unknown,
+  secret: unknown,
+): Promise<boolean> {
+  try {
+    if (!isSecret(secret) || !isPayload(payload) || !hasHeaderShape(signature)) return RESOLVED_FALSE
+    const result = backend.verifyHeader(payload, signature, secret)
+    if (typeof result === 'boolean') return result ? RESOLVED_TRUE : RESOLVED_FALSE
+    return result.then(
+      (ok) => ok === true,
+      () => false,
+    )
+  } catch {
+    return RESOLVED_FALSE
+  }
+}
+
+/** {@link signPayload} over a given backend. */
+export async function signWith(backend: HmacBackend, payload: unknown, secret: unknown): Promise<string> {
+  requireSecret(secret, 'signPayload')
+  if (!isPayload(payload)) {
+    throw new TypeError(
+      `signPayload: the payload must be a string or a Uint8Array, got ${describeValue(payload)}`,
+    )
+  }
+  return `sha256=${await backend.signHex(payload, secret)}`
+}
+
+/** {@link constructEvent} over a given backend. */
+export async function constructWith(
+  backend: HmacBackend,
+  payload: unknown,
+  signature: unknown,
+  secret: unknown,
+): Promise<WebhookEvent> {
+  requireSecret(secret, 'constructEvent')
+  if (!isPayload(payload)) {
+    throw new TypeError(
+      `constructEvent: the payload must be the raw body as a string or a Uint8Array, got ${describeValue(payload)}`,
+    )
+  }
+  if (!(await verifyWith(backend, payload, signature, secret))) {
+    throw new WebhookVerificationError(classifyHeader(signature))
+  }
+  return parseEvent(payload)
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const RESELLER_NAMES: ReadonlySet<string> = new Set(RESELLER_EVENTS)
+const GENERAL_NAMES: ReadonlySet<string> = new Set([...GENERAL_EVENTS, 'test'])
+
+function payloadError(fields: Record<string, string[]>, cause?: unknown): WebhookPayloadError {
+  return new WebhookPayloadError(
+    `Webhook payload is not an event: ${describeFieldErrors(fields)}`,
+    fields,
+    cause === undefined ? undefined : { cause },
+  )
+}
+
+/** Parses a verified raw body into a typed event, or throws {@link WebhookPayloadError}. */
+export function parseEvent(payload: Payload): WebhookEvent {
+  let text: string
+  let value: unknown
+  try {
+    text = typeof payload === 'string' ? payload : utf8.decode(payload)
+  } catch (cause) {
+    throw payloadError({ body: ['must be UTF-8 text'] }, cause)
+  }
+  try {
+    value = JSON.parse(text)
+  } catch (cause) {
+    throw payloadError({ body: ['must be valid JSON'] }, cause)
+  }
+  const parsed = WebhookEvent.safeParse(value)
+  if (parsed.success) return parsed.data
+  throw payloadError(explainInvalidEvent(value))
+}
+
+/**
+ * Names the failing fields of a value that matched no event schema. A plain union reports only
+ * "no branch matched", so this picks the style the value claims (by its `event` name and, for a
+ * name both styles share, by its `sandbox`/`timestamp` or `created_at` field) and reports that
+ * schema's issues.
+ */
+function explainInvalidEvent(value: unknown): Record<string, string[]> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { body: ['must be a JSON object'] }
+  }
+  const record = value as Record<string, unknown>
+  const name = record.event
+  if (name === undefined) return { event: ['is required'] }
+  if (typeof name !== 'string') return { event: ['must be a string'] }
+  const reseller = RESELLER_NAMES.has(name)
+  const general = GENERAL_NAMES.has(name)
+  if (!reseller && !general) {
+    const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name
+    return { event: [`unknown event ${JSON.stringify(shown)}`] }
+  }
+  const looksGeneral = 'created_at' in record && !('sandbox' in record) && !('timestamp' in record)
+  const schema = reseller && (!general || !looksGeneral) ? ResellerEvent : GeneralEvent
+  const result = validate(schema, value)
+  return result.success ? { body: ['does not match any event schema'] } : result.fields
+}

@@ -1,0 +1,47 @@
+// HMAC through Web Crypto (`crypto.subtle`): browsers, Deno, Bun, Cloudflare Workers, Vercel Edge,
+// and Node too. `crypto.subtle.verify` compares in constant time.
+import { decodeHeaderMac, type HmacBackend, type Payload } from './core.js'
+
+const encoder = new TextEncoder()
+
+// Importing a key is asynchronous and not free: keep the promise per secret (see crypto-node.ts).
+const MAX_CACHED_KEYS = 16
+const keys = new Map<string, Promise<CryptoKey>>()
+
+function keyFor(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret)
+  if (key === undefined) {
+    if (keys.size >= MAX_CACHED_KEYS) keys.clear()
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ])
+    key.catch(() => keys.delete(secret))
+    keys.set(secret, key)
+  }
+  return key
+}
+
+function bytesOf(payload: Payload): Uint8Array<ArrayBuffer> {
+  return typeof payload === 'string' ? encoder.encode(payload) : (payload as Uint8Array<ArrayBuffer>)
+}
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
+
+function toHex(bytes: Uint8Array): string {
+  let hex = ''
+  for (const byte of bytes) hex += HEX[byte]
+  return hex
+}
+
+/** HMAC-SHA256 with Web Crypto: `crypto.subtle.sign` and `crypto.subtle.verify`. */
+export const webHmac: HmacBackend = {
+  async signHex(payload, secret) {
+    return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), bytesOf(payload))))
+  },
+  async verifyHeader(payload, header, secret) {
+    const claimed = new Uint8Array(32)
+    if (!decodeHeaderMac(header, claimed)) return false
+    return crypto.subtle.verify('HMAC', await keyFor(secret), claimed, bytesOf(payload))
+  },
+}

@@ -1,0 +1,77 @@
+import type { FieldErrors } from '../schemas/common.js'
+
+/** Why a signature was refused: no header, a header of the wrong form, or a wrong MAC. */
+export type SignatureFailure = 'missing' | 'malformed' | 'mismatch'
+
+const FAILURE_MESSAGES: Record<SignatureFailure, string> = {
+  missing: 'the x-service-signature header is missing',
+  malformed: 'the x-service-signature header is not "sha256=" followed by 64 hexadecimal digits',
+  mismatch: 'the signature does not match the payload and secret',
+}
+
+/**
+ * The signature of a webhook delivery could not be verified: the header is missing or malformed, or
+ * it does not match the raw body under the secret. Answer 401; never process the payload.
+ *
+ * Test for it with {@link isWebhookVerificationError}, which also recognises instances made by
+ * another copy of this package.
+ */
+export class WebhookVerificationError extends Error {
+  /** Always `'WebhookVerificationError'`, so the error is recognisable across bundle copies. */
+  override readonly name = 'WebhookVerificationError' as const
+  /** Which check failed. Reported after the constant-time comparison, so it leaks nothing. */
+  readonly reason: SignatureFailure
+
+  /** @param reason - which check failed; the message is derived from it */
+  constructor(reason: SignatureFailure) {
+    super(`Webhook signature verification failed: ${FAILURE_MESSAGES[reason]}`)
+    this.reason = reason
+  }
+}
+
+/**
+ * A correctly signed webhook body is not an event: it is not UTF-8 JSON, or it does not match any
+ * event schema. The message and {@link WebhookPayloadError.fields} name the failing fields.
+ *
+ * Test for it with {@link isWebhookPayloadError}, which also recognises instances made by another
+ * copy of this package.
+ */
+export class WebhookPayloadError extends Error {
+  /** Always `'WebhookPayloadError'`, so the error is recognisable across bundle copies. */
+  override readonly name = 'WebhookPayloadError' as const
+  /**
+   * Messages by dot-separated field path (`data.client_id`), or under `body` when the body as a
+   * whole is not a JSON object. Same shape as the SDK's `ValidationError.fields`.
+   */
+  readonly fields: FieldErrors
+
+  /**
+   * @param message - what is wrong, naming the failing fields
+   * @param fields - messages by field path
+   * @param options - `cause`: the underlying error, e.g. the `SyntaxError` of `JSON.parse`
+   */
+  constructor(message: string, fields: FieldErrors, options?: { cause?: unknown }) {
+    super(message, options)
+    this.fields = fields
+  }
+}
+
+function hasName(error: unknown, name: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name
+}
+
+/**
+ * Whether `error` is a {@link WebhookVerificationError}, made by this copy of the package or any
+ * other (checked with `instanceof`, then by `name`).
+ */
+export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
+  return error instanceof WebhookVerificationError || hasName(error, 'WebhookVerificationError')
+}
+
+/**
+ * Whether `error` is a {@link WebhookPayloadError}, made by this copy of the package or any other
+ * (checked with `instanceof`, then by `name`).
+ */
+export function isWebhookPayloadError(error: unknown): error is WebhookPayloadError {
+  return error instanceof WebhookPayloadError || hasName(error, 'WebhookPayloadError')
+}
