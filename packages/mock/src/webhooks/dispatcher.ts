@@ -1,0 +1,295 @@
+import { SecureWebhookUrl } from '@reseller-api/sdk'
+import { signPayload } from '@reseller-api/sdk/webhooks'
+import { type Clock, toTimestampMicros } from '../state/clock.js'
+import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
+
+/**
+ * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.
+ * A retry is scheduled from the end of the failed attempt, in mock time.
+ */
+export const RETRY_DELAYS_MS = [60_000, 600_000, 3_600_000] as const
+/** The first attempt plus one per retry delay. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+
+/** Which configuration a delivery goes to: the reseller webhook, or one general webhook. */
+export type DeliveryStyle = 'reseller' | 'general'
+
+/**
+ * `webhook_id` of a delivery to the reseller webhook (`PUT /reseller/webhook`). General webhook ids
+ * look like `wh_1`, so this never names one of them.
+ */
+export const RESELLER_WEBHOOK_ID = 'reseller'
+
+/**
+ * A delivery as the mock stores it: one event to one webhook, across all its attempts. The wire
+ * record (`Delivery`) is a view of it. `payload` holds the exact bytes that are signed and sent on
+ * every attempt.
+ */
+export interface DeliveryRecord {
+  delivery_id: string
+  reseller_id: number
+  /** Id of the general webhook, or {@link RESELLER_WEBHOOK_ID}. */
+  webhook_id: string
+  /** The outbox event this delivers; `null` for a test delivery. */
+  event_id: number | null
+  event: string
+  payload: string
+  status: 'pending' | 'success' | 'failed'
+  /** Status of the last attempt's answer; `null` when none came (or no attempt yet). */
+  http_status: number | null
+  /** Why the last attempt failed; absent after a success or before the first attempt. */
+  error?: string
+  /** Real duration of the last attempt, on success. */
+  duration_ms?: number
+  /** Attempts made so far; `retries` is this minus one once the first attempt ran. */
+  attempts: number
+  retries: number
+  created_at: string
+  attempted_at: string | null
+  /** When the next attempt runs (mock time); `null` once no attempt is left. */
+  next_attempt_at: string | null
+}
+
+/** Where and with what secret a delivery is sent, as configured at the time of the attempt. */
+export interface DeliveryTarget {
+  url: string
+  secret: string
+}
+
+/** What the dispatcher needs from the store. */
+export interface DeliveryStore {
+  insertDelivery(record: DeliveryRecord): void
+  updateDelivery(deliveryId: string, patch: Partial<DeliveryRecord>): void
+  getDelivery(deliveryId: string): DeliveryRecord | undefined
+  /** Every delivery with an attempt still to make (`next_attempt_at` not null). */
+  pendingDeliveries(): DeliveryRecord[]
+  /** The reseller webhook of a reseller, when one is set. */
+  resellerWebhook(resellerId: number): DeliveryTarget | undefined
+  /** A general webhook by id. */
+  generalWebhook(webhookId: string): DeliveryTarget | undefined
+  /** The general webhooks of a reseller subscribed to `event`. */
+  subscribedWebhooks(resellerId: number, event: string): Array<{ id: string } & DeliveryTarget>
+}
+
+/** An event recorded by the mock, ready for delivery. */
+export interface OutboxEvent {
+  /** Id of the event in the outbox. */
+  id: number
+  reseller_id: number
+  style: DeliveryStyle
+  /** Event name, e.g. `ticket.created`. */
+  event: string
+  /** The whole event object as the receiver gets it (`{ event, created_at, data }` or `{ event, sandbox, timestamp, data }`). */
+  payload: unknown
+}
+
+/** Options of {@link createDispatcher}. */
+export interface DispatcherOptions {
+  clock: Clock
+  store: DeliveryStore
+  /** Allow general webhooks on `http://` and on loopback or private hosts. */
+  insecureWebhooks?: boolean
+  /**
+   * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
+   * created. Requests go through MSW's `bypass()` either way.
+   */
+  fetch?: typeof fetch
+  /** Mark deliveries with MSW's `bypass()`; default `true`. The standalone server turns it off (no MSW there). */
+  bypassMsw?: boolean
+  /** Real-time limit of one attempt; default 5 000 ms (spec §8). Tests shorten it. */
+  timeoutMs?: number
+  /** Delivery ids; default `dlv_` + a random UUID without dashes. */
+  newId?: () => string
+  /**
+   * Extra check of a general webhook target before each attempt, e.g. that its host name does not
+   * resolve to a private address. Resolves an error message to refuse the attempt, or `null`.
+   */
+  checkTarget?: (url: URL) => Promise<string | null>
+  /** Called after each attempt changed a record outside any request: the state file's write-through. */
+  onChange?: () => void
+}
+
+/** Queues, signs, sends and retries webhook deliveries on the mock's clock. */
+export interface Dispatcher {
+  /**
+   * Records one delivery per target of the event (pending, first attempt due now) and schedules
+   * them. Synchronous: the records exist before the request that caused the event answers; the
+   * attempts run later on the clock, never inside that request.
+   */
+  enqueue(event: OutboxEvent): DeliveryRecord[]
+  /**
+   * Records a delivery of `payload` to a general webhook and makes its first attempt at once,
+   * resolving the record after it (the test endpoint). A failed attempt is retried on the schedule.
+   */
+  deliverNow(resellerId: number, webhookId: string, event: string, payload: unknown): Promise<DeliveryRecord>
+  /** Sends `payload` once to `target` and reports how it went; no record, no retry (the reseller test endpoint). */
+  sendOnce(target: DeliveryTarget, event: string, payload: unknown): Promise<AttemptResult>
+  /** Forgets every scheduled attempt and schedules them again from the records (after a reset or a restore). */
+  resume(): void
+  /** Resolves once no attempt is in flight. */
+  idle(): Promise<void>
+  /** Cancels every scheduled attempt; attempts in flight finish but change nothing. */
+  stop(): void
+}
+
+const defaultId = () => `dlv_${crypto.randomUUID().replaceAll('-', '')}`
+
+/** Creates a {@link Dispatcher}. */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { clock, store } = options
+  // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
+  const newId = options.newId ?? defaultId
+  const cancels = new Map<string, () => void>()
+  const inFlight = new Map<string, Promise<void>>()
+  let generation = 0
+
+  const send = async (target: DeliveryTarget, deliveryId: string, event: string, body: string) =>
+    attemptDelivery(
+      { url: target.url, body, signature: await signPayload(body, target.secret), deliveryId, event },
+      { fetch: fetchImpl, timeoutMs, bypass: options.bypassMsw ?? true },
+    )
+
+  /** Why a general webhook target may not be used now, or `null`. */
+  const refuseTarget = async (url: string): Promise<string | null> => {
+    if (options.insecureWebhooks) return null
+    const checked = SecureWebhookUrl.safeParse(url)
+    if (!checked.success) return `target refused: ${checked.error.issues[0]?.message ?? 'not allowed'}`
+    return options.checkTarget ? options.checkTarget(new URL(url)) : null
+  }
+
+  const isReseller = (record: DeliveryRecord) => record.webhook_id === RESELLER_WEBHOOK_ID
+  const targetOf = (record: DeliveryRecord): DeliveryTarget | undefined =>
+    isReseller(record) ? store.resellerWebhook(record.reseller_id) : store.generalWebhook(record.webhook_id)
+
+  const attempt = async (deliveryId: string, gen: number): Promise<void> => {
+    const record = store.getDelivery(deliveryId)
+    // Nothing left to try, or rescheduled for later meanwhile.
+    if (!record || record.next_attempt_at === null || Date.parse(record.next_attempt_at) > clock.nowMs())
+      return
+    const attemptedAt = toTimestampMicros(clock.now())
+    const target = targetOf(record)
+    let result: AttemptResult
+    if (!target) {
+      result = { ok: false, httpStatus: null, error: 'webhook no longer configured', durationMs: 0 }
+    } else {
+      const refused = isReseller(record) ? null : await refuseTarget(target.url)
+      result = refused
+        ? { ok: false, httpStatus: null, error: refused, durationMs: 0 }
+        : await send(target, record.delivery_id, record.event, record.payload)
+    }
+    if (gen !== generation || !store.getDelivery(deliveryId)) return
+    const attempts = record.attempts + 1
+    const retryIn = result.ok || attempts >= MAX_ATTEMPTS ? undefined : RETRY_DELAYS_MS[attempts - 1]
+    const nextAt = retryIn === undefined ? undefined : clock.nowMs() + retryIn
+    store.updateDelivery(deliveryId, {
+      status: result.ok ? 'success' : 'failed',
+      http_status: result.httpStatus,
+      error: result.error ?? undefined,
+      duration_ms: result.ok ? result.durationMs : undefined,
+      attempts,
+      retries: attempts - 1,
+      attempted_at: attemptedAt,
+      next_attempt_at: nextAt === undefined ? null : toTimestampMicros(new Date(nextAt)),
+    })
+    if (nextAt !== undefined) schedule(deliveryId, nextAt)
+    options.onChange?.()
+  }
+
+  const run = async (deliveryId: string, gen: number): Promise<void> => {
+    if (gen !== generation) return
+    cancels.delete(deliveryId)
+    // One attempt of a delivery at a time: after a resume, wait for the attempt of the old generation.
+    const previous = inFlight.get(deliveryId)
+    if (previous) await previous
+    if (gen !== generation || inFlight.has(deliveryId)) return
+    const running = attempt(deliveryId, gen).finally(() => inFlight.delete(deliveryId))
+    inFlight.set(deliveryId, running)
+    return running
+  }
+
+  function schedule(deliveryId: string, at: number) {
+    cancels.get(deliveryId)?.()
+    const gen = generation
+    cancels.set(
+      deliveryId,
+      clock.schedule(at, () => run(deliveryId, gen)),
+    )
+  }
+
+  const newRecord = (
+    resellerId: number,
+    webhookId: string,
+    eventId: number | null,
+    event: string,
+    payload: string,
+  ): DeliveryRecord => {
+    const now = toTimestampMicros(clock.now())
+    return {
+      delivery_id: newId(),
+      reseller_id: resellerId,
+      webhook_id: webhookId,
+      event_id: eventId,
+      event,
+      payload,
+      status: 'pending',
+      http_status: null,
+      attempts: 0,
+      retries: 0,
+      created_at: now,
+      attempted_at: null,
+      next_attempt_at: now,
+    }
+  }
+
+  return {
+    enqueue(event) {
+      const body = JSON.stringify(event.payload)
+      const targets =
+        event.style === 'reseller'
+          ? store.resellerWebhook(event.reseller_id)
+            ? [RESELLER_WEBHOOK_ID]
+            : []
+          : store.subscribedWebhooks(event.reseller_id, event.event).map((w) => w.id)
+      const at = clock.nowMs()
+      return targets.map((webhookId) => {
+        const record = newRecord(event.reseller_id, webhookId, event.id, event.event, body)
+        store.insertDelivery(record)
+        schedule(record.delivery_id, at)
+        return record
+      })
+    },
+
+    async deliverNow(resellerId, webhookId, event, payload) {
+      const record = newRecord(resellerId, webhookId, null, event, JSON.stringify(payload))
+      store.insertDelivery(record)
+      await run(record.delivery_id, generation)
+      return store.getDelivery(record.delivery_id) ?? record
+    },
+
+    sendOnce(target, event, payload) {
+      return send(target, newId(), event, JSON.stringify(payload))
+    },
+
+    resume() {
+      generation++
+      for (const cancel of cancels.values()) cancel()
+      cancels.clear()
+      for (const record of store.pendingDeliveries()) {
+        if (record.next_attempt_at === null) continue
+        schedule(record.delivery_id, Date.parse(record.next_attempt_at))
+      }
+    },
+
+    async idle() {
+      while (inFlight.size > 0) await Promise.all(inFlight.values())
+    },
+
+    stop() {
+      generation++
+      for (const cancel of cancels.values()) cancel()
+      cancels.clear()
+    },
+  }
+}
