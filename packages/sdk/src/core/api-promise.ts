@@ -1,0 +1,62 @@
+/** A typed value together with the HTTP answer it came from. */
+export interface WithResponse<T> {
+  /** The parsed, validated value the method resolves to. */
+  readonly data: T
+  /**
+   * The HTTP answer: `status`, `headers`, `url`. Its body has already been read and validated into
+   * `data`, so its body methods are spent.
+   */
+  readonly response: Response
+}
+
+/**
+ * What every method returns: a promise of the parsed value that also gives access to the raw
+ * answer without losing the type, as `await api.tickets.get(uuid).withResponse()`.
+ *
+ * The request starts when the method is called, like any promise.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #raw: Promise<WithResponse<T>>
+  #parsed: Promise<T> | undefined
+
+  /** @internal Made by the request layer from the promise of the value and its answer. */
+  constructor(raw: Promise<WithResponse<T>>) {
+    // The executor's value is never used: then/catch/finally read `#raw` instead.
+    super((resolve) => resolve(undefined as T))
+    this.#raw = raw
+  }
+
+  /** Promises made by `then` and friends are plain promises, not `APIPromise`s. */
+  static override get [Symbol.species]() {
+    return Promise
+  }
+
+  /** Resolves to the parsed value and the HTTP answer (status, headers). */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#raw
+  }
+
+  #value(): Promise<T> {
+    this.#parsed ??= this.#raw.then((result) => result.data)
+    return this.#parsed
+  }
+
+  /** Standard `Promise.prototype.then`, on the parsed value. */
+  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a promise by design
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#value().then(onfulfilled, onrejected)
+  }
+
+  /** Standard `Promise.prototype.catch`. */
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#value().catch(onrejected)
+  }
+
+  /** Standard `Promise.prototype.finally`. */
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#value().finally(onfinally)
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * Every error the SDK throws, and the one factory that turns an HTTP answer into its class.
+ *
+ * No class keeps a `Request`, request headers or client options: the API key travels in the
+ * `Authorization` header and must appear in no message, property, stack or cause. This module
+ * imports nothing from ky, so the webhook entry point may reuse it.
+ */
+import { ErrorBody, type FieldErrors } from '../schemas/common.js'
+import { describeFieldErrors } from '../schemas/issues.js'
+import { parseRetryAfter } from './retry.js'
+
+/** Base of every error the SDK throws. Catch it to handle anything the client can fail with. */
+export class ResellerApiError extends Error {
+  /** Class name, stable across bundles and copies of the package (compare it instead of `instanceof`). */
+  override readonly name: string = 'ResellerApiError'
+}
+
+/** What the SDK knows about an HTTP answer or a refused request, shared by every {@link ApiError}. */
+export interface ApiErrorInit {
+  /** HTTP status of the answer (422 for a request the SDK refused before sending). */
+  readonly status: number
+  /** The body's `error.code`, or `undefined` when the body is not an error envelope. */
+  readonly code: string | undefined
+  /** The full message of the error. */
+  readonly message: string
+  /** The parsed body of the answer: JSON when it was JSON, otherwise its text, or `undefined` if empty. */
+  readonly body: unknown
+  /** Headers of the answer; `undefined` when no request was made. */
+  readonly headers: Headers | undefined
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request (never carries the key). */
+  readonly url: string
+}
+
+/**
+ * An HTTP answer outside 2xx, or a request the SDK refused to send ({@link ValidationError}).
+ * Subclasses name the failure by HTTP meaning and, within 403 and 422, by `error.code`.
+ */
+export class ApiError extends ResellerApiError {
+  override readonly name: string = 'ApiError'
+  /** HTTP status of the answer. */
+  readonly status: number
+  /** The body's `error.code` (`not_found`, `quota_exceeded`, …), or `undefined` when the body had none. */
+  readonly code: string | undefined
+  /** The parsed body of the answer: usually `{ success: false, error: { code, message } }`. */
+  readonly body: unknown
+  /** Headers of the answer; `undefined` when no request was made. */
+  readonly headers: Headers | undefined
+  /** Value of the `X-Request-Id` answer header, when the server sent one: quote it to support. */
+  readonly requestId: string | undefined
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+
+  /** @internal Built by {@link errorFromResponse}; not meant to be constructed by users. */
+  constructor(init: ApiErrorInit) {
+    super(init.message)
+    this.status = init.status
+    this.code = init.code
+    this.body = init.body
+    this.headers = init.headers
+    this.requestId = init.headers?.get('x-request-id') ?? undefined
+    this.method = init.method
+    this.url = init.url
+  }
+}
+
+/** 401: the key is missing, malformed, unknown or revoked (`unauthenticated`). */
+export class AuthenticationError extends ApiError {
+  override readonly name = 'AuthenticationError'
+}
+
+/** 403: the key may not do this; `insufficient_scope` when it lacks the endpoint's scope. */
+export class PermissionDeniedError extends ApiError {
+  override readonly name: string = 'PermissionDeniedError'
+}
+
+/** 403 `sandbox_read_only`: a sandbox key tried to write on the support API. */
+export class SandboxReadOnlyError extends PermissionDeniedError {
+  override readonly name = 'SandboxReadOnlyError'
+}
+
+/** 404: the resource does not exist or belongs to another reseller (`not_found`). */
+export class NotFoundError extends ApiError {
+  override readonly name = 'NotFoundError'
+}
+
+/**
+ * 422: the request was understood but refused. The subclasses below name the known codes; a 422
+ * with a code this SDK does not know arrives as this class itself, so `instanceof
+ * UnprocessableEntityError` catches every refusal of the family.
+ */
+export class UnprocessableEntityError extends ApiError {
+  override readonly name: string = 'UnprocessableEntityError'
+}
+
+/** What {@link ValidationError} takes beyond {@link ApiErrorInit}. */
+export interface ValidationErrorInit extends ApiErrorInit {
+  /** Field path → messages. */
+  readonly fields: FieldErrors
+}
+
+/**
+ * 422 `validation_error`: the body, query or a path parameter breaks a rule. Thrown by the server,
+ * or by the SDK before sending (then `headers` is `undefined` and no request was made).
+ */
+export class ValidationError extends UnprocessableEntityError {
+  override readonly name = 'ValidationError'
+  /** Each failing field (dot path such as `events.0`) and the rules it broke. */
+  readonly fields: FieldErrors
+
+  /** @internal Built by {@link errorFromResponse} or by the SDK's own checks. */
+  constructor(init: ValidationErrorInit) {
+    super(init)
+    this.fields = init.fields
+  }
+}
+
+/** 422 `invalid_state`: the operation is not allowed in the resource's current state (e.g. reply to a closed ticket). */
+export class InvalidStateError extends UnprocessableEntityError {
+  override readonly name = 'InvalidStateError'
+}
+
+/** 422 `no_reseller_service`: no active reseller service with WHM access is assigned to the caller. */
+export class NoResellerServiceError extends UnprocessableEntityError {
+  override readonly name = 'NoResellerServiceError'
+}
+
+/** 422 `quota_exceeded`: the WHM plan's account limit is reached. */
+export class QuotaExceededError extends UnprocessableEntityError {
+  override readonly name = 'QuotaExceededError'
+}
+
+/** 422 `domain_taken`: another cPanel account already uses the domain. */
+export class DomainTakenError extends UnprocessableEntityError {
+  override readonly name = 'DomainTakenError'
+}
+
+/** 422 `insufficient_funds`: the wallet cannot pay for the domain registration. */
+export class InsufficientFundsError extends UnprocessableEntityError {
+  override readonly name = 'InsufficientFundsError'
+}
+
+/** What {@link RateLimitError} takes beyond {@link ApiErrorInit}. */
+export interface RateLimitErrorInit extends ApiErrorInit {
+  /** Seconds to wait, from `Retry-After`. */
+  readonly retryAfter: number | undefined
+}
+
+/** 429: too many requests. Retried automatically for GET, PUT, PATCH and DELETE. */
+export class RateLimitError extends ApiError {
+  override readonly name = 'RateLimitError'
+  /** Seconds the server asked to wait (`Retry-After`, seconds or HTTP date), or `undefined` if it did not say. */
+  readonly retryAfter: number | undefined
+
+  /** @internal Built by {@link errorFromResponse}. */
+  constructor(init: RateLimitErrorInit) {
+    super(init)
+    this.retryAfter = init.retryAfter
+  }
+}
+
+/** 5xx: the server failed. Retried automatically for GET, PUT, PATCH and DELETE. */
+export class ServerError extends ApiError {
+  override readonly name: string = 'ServerError'
+}
+
+/** 503 `whm_unavailable`: WHM is not configured or offline. */
+export class WhmUnavailableError extends ServerError {
+  override readonly name = 'WhmUnavailableError'
+}
+
+/** What {@link ConnectionError} and {@link TimeoutError} know about the request that got no answer. */
+export interface ConnectionErrorInit {
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+  /** The full message of the error. */
+  readonly message: string
+  /** The error the `fetch` function threw (never a `Request` or the client's options). */
+  readonly cause?: unknown
+}
+
+/** No answer arrived: DNS failure, refused or reset connection, offline. */
+export class ConnectionError extends ResellerApiError {
+  override readonly name: string = 'ConnectionError'
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+
+  /** @internal Built by the request layer. */
+  constructor(init: ConnectionErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.method = init.method
+    this.url = init.url
+  }
+}
+
+/** What {@link TimeoutError} takes beyond {@link ConnectionErrorInit}. */
+export interface TimeoutErrorInit extends ConnectionErrorInit {
+  /** The per-attempt limit that was exceeded, in milliseconds. */
+  readonly timeoutMs: number
+}
+
+/** No complete answer within `timeoutMs` (per attempt). A kind of {@link ConnectionError}. */
+export class TimeoutError extends ConnectionError {
+  override readonly name = 'TimeoutError'
+  /** The per-attempt limit that was exceeded, in milliseconds. */
+  readonly timeoutMs: number
+
+  /** @internal Built by the request layer. */
+  constructor(init: TimeoutErrorInit) {
+    super(init)
+    this.timeoutMs = init.timeoutMs
+  }
+}
+
+/** What {@link ResponseValidationError} knows about the answer it refused. */
+export interface ResponseValidationErrorInit {
+  /** HTTP status of the answer (2xx). */
+  readonly status: number
+  /** Field path → messages; `body` when the whole body is unusable (not JSON, empty). */
+  readonly fields: FieldErrors
+  /** Headers of the answer. */
+  readonly headers: Headers
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+}
+
+/**
+ * A 2xx answer whose body does not match its schema: the SDK cannot return a typed value. The
+ * message names each failing field. The raw body is not kept (it may hold a webhook secret).
+ */
+export class ResponseValidationError extends ResellerApiError {
+  override readonly name = 'ResponseValidationError'
+  /** HTTP status of the answer (2xx). */
+  readonly status: number
+  /** Each failing field (dot path such as `data.0.status`) and the rules it broke. */
+  readonly fields: FieldErrors
+  /** Headers of the answer. */
+  readonly headers: Headers
+  /** Value of the `X-Request-Id` answer header, when the server sent one. */
+  readonly requestId: string | undefined
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+
+  /** @internal Built by the request layer. */
+  constructor(init: ResponseValidationErrorInit) {
+    super(
+      `${init.method} ${init.url} answered ${init.status} with a body that does not match its schema: ${describeFieldErrors(init.fields)}`,
+    )
+    this.status = init.status
+    this.fields = init.fields
+    this.headers = init.headers
+    this.requestId = init.headers.get('x-request-id') ?? undefined
+    this.method = init.method
+    this.url = init.url
+  }
+}
+
+/** Everything the factory needs to know about a non-2xx answer. */
+export interface ErrorResponse {
+  /** HTTP status. */
+  readonly status: number
+  /** HTTP status text, used when the body carries no message. */
+  readonly statusText: string
+  /** Answer headers. */
+  readonly headers: Headers
+  /** Parsed body: JSON value, text, or `undefined`. */
+  readonly body: unknown
+  /** HTTP method of the request. */
+  readonly method: string
+  /** URL of the request. */
+  readonly url: string
+  /** `Date.now()` at reception, to read an HTTP-date `Retry-After`. */
+  readonly now?: number
+}
+
+type UnprocessableClass = new (init: ApiErrorInit) => UnprocessableEntityError
+
+const UNPROCESSABLE_BY_CODE: Record<string, UnprocessableClass> = {
+  invalid_state: InvalidStateError,
+  no_reseller_service: NoResellerServiceError,
+  quota_exceeded: QuotaExceededError,
+  domain_taken: DomainTakenError,
+  insufficient_funds: InsufficientFundsError,
+}
+
+/**
+ * The one factory from a non-2xx answer to its error class: by status first, then by the body's
+ * `error.code` within 403, 422 and 5xx. Statuses with no class of their own (400, 408, 409, …)
+ * arrive as a plain {@link ApiError}.
+ */
+export function errorFromResponse(response: ErrorResponse): ApiError {
+  const envelope = ErrorBody.safeParse(response.body)
+  const error = envelope.success ? envelope.data.error : undefined
+  const code = error?.code
+  const what = error?.message || response.statusText || 'request failed'
+  const message = `${what} (${response.status}${code ? ` ${code}` : ''}; ${response.method} ${response.url})`
+  const init: ApiErrorInit = {
+    status: response.status,
+    code,
+    message,
+    body: response.body,
+    headers: response.headers,
+    method: response.method,
+    url: response.url,
+  }
+  const { status } = response
+  if (status === 401) return new AuthenticationError(init)
+  if (status === 403) {
+    return code === 'sandbox_read_only' ? new SandboxReadOnlyError(init) : new PermissionDeniedError(init)
+  }
+  if (status === 404) return new NotFoundError(init)
+  if (status === 422) {
+    if (code === 'validation_error') return new ValidationError({ ...init, fields: error?.fields ?? {} })
+    const Class = code === undefined ? undefined : UNPROCESSABLE_BY_CODE[code]
+    return Class ? new Class(init) : new UnprocessableEntityError(init)
+  }
+  if (status === 429) {
+    return new RateLimitError({
+      ...init,
+      retryAfter: parseRetryAfter(response.headers.get('retry-after'), response.now),
+    })
+  }
+  if (status >= 500) {
+    return code === 'whm_unavailable' ? new WhmUnavailableError(init) : new ServerError(init)
+  }
+  return new ApiError(init)
+}
+
+/**
+ * The {@link ValidationError} of a request the SDK refused before sending: same class, status and
+ * code as the server's, with `fields` naming each failing field.
+ */
+export function requestValidationError(method: string, url: string, fields: FieldErrors): ValidationError {
+  const detail = describeFieldErrors(fields)
+  return new ValidationError({
+    status: 422,
+    code: 'validation_error',
+    message: `${method} ${url} was not sent: ${detail}`,
+    body: { success: false, error: { code: 'validation_error', message: detail, fields } },
+    headers: undefined,
+    method,
+    url,
+    fields,
+  })
+}
+
+const API_ERROR_NAMES: ReadonlySet<string> = new Set([
+  'ApiError',
+  'AuthenticationError',
+  'PermissionDeniedError',
+  'SandboxReadOnlyError',
+  'NotFoundError',
+  'UnprocessableEntityError',
+  'ValidationError',
+  'InvalidStateError',
+  'NoResellerServiceError',
+  'QuotaExceededError',
+  'DomainTakenError',
+  'InsufficientFundsError',
+  'RateLimitError',
+  'ServerError',
+  'WhmUnavailableError',
+])
+
+const SDK_ERROR_NAMES: ReadonlySet<string> = new Set([
+  ...API_ERROR_NAMES,
+  'ResellerApiError',
+  'ConnectionError',
+  'TimeoutError',
+  'ResponseValidationError',
+])
+
+function nameOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { name } = value as { name?: unknown }
+  return typeof name === 'string' ? name : undefined
+}
+
+/**
+ * Whether `value` is an error thrown by this SDK. Checks `instanceof` or the class `name`, so it
+ * also recognises errors from another copy of the package in the same bundle.
+ */
+export function isResellerApiError(value: unknown): value is ResellerApiError {
+  return value instanceof ResellerApiError || SDK_ERROR_NAMES.has(nameOf(value) ?? '')
+}
+
+/**
+ * Whether `value` is an {@link ApiError} (an HTTP answer outside 2xx, or a request refused before
+ * sending). Checks `instanceof` or the class `name`, like {@link isResellerApiError}.
+ */
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError || API_ERROR_NAMES.has(nameOf(value) ?? '')
+}

@@ -1,0 +1,374 @@
+/**
+ * The request layer: the only caller of ky. It checks path parameters, query and body before
+ * sending, runs the retry policy, turns failures into the SDK's error classes and validates every
+ * 2xx body against its schema.
+ */
+import { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky'
+import * as z from 'zod/mini'
+import { envelope, type FieldErrors, type PageMeta, PageParams, pageEnvelope } from '../schemas/common.js'
+import { validate } from '../schemas/issues.js'
+import { APIPromise, type WithResponse } from './api-promise.js'
+import {
+  ApiError,
+  ConnectionError,
+  errorFromResponse,
+  ResponseValidationError,
+  requestValidationError,
+  TimeoutError,
+} from './errors.js'
+import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
+import { Page, PagePromise } from './pagination.js'
+import { buildPath } from './path.js'
+import { parseRetryAfter, retryDelay, shouldRetry, sleep } from './retry.js'
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * A `fetch` function: the global one, a framework's, or a mock's (`mock.fetch`). The client always
+ * calls it with a `Request`.
+ */
+export type FetchFunction = (input: Request, init?: RequestInit) => Promise<Response>
+
+/** Options of one call, given as the last argument of any method. */
+export interface RequestOptions {
+  /** Aborts the call (and any pending retry); the promise rejects with the signal's reason. */
+  signal?: AbortSignal
+  /** Per-attempt timeout for this call, in milliseconds. Defaults to the client's `timeoutMs`. */
+  timeoutMs?: number
+  /** Automatic retries for this call. Defaults to the client's `maxRetries`. POSTs are never retried. */
+  maxRetries?: number
+  /** Extra headers for this call. `Authorization` cannot be set here. */
+  headers?: Record<string, string>
+}
+
+type ParamShape = Record<string, z.ZodMiniType<string | number>>
+
+/** @internal One endpoint returning one resource: how to call it and how to read its answer. */
+export interface Endpoint<T> {
+  readonly kind: 'one'
+  readonly method: HttpMethod
+  readonly path: string
+  readonly params: z.ZodMiniType<Record<string, string | number>> | undefined
+  readonly body: z.ZodMiniType | undefined
+  readonly envelope: z.ZodMiniType<{ data: T }>
+}
+
+/** @internal One endpoint returning a paginated list (always GET). */
+export interface ListEndpoint<T> {
+  readonly kind: 'list'
+  readonly method: 'GET'
+  readonly path: string
+  readonly params: z.ZodMiniType<Record<string, string | number>> | undefined
+  readonly body: undefined
+  readonly envelope: z.ZodMiniType<{ data: T[]; meta: PageMeta }>
+}
+
+/**
+ * @internal Declares an endpoint returning one resource: method, path template with `{name}`
+ * placeholders, the schema of each path parameter, of the body, and of the answer's `data`.
+ */
+export function endpoint<R extends z.ZodMiniType>(
+  method: HttpMethod,
+  path: string,
+  spec: { params?: ParamShape; body?: z.ZodMiniType; data: R },
+): Endpoint<z.output<R>> {
+  return {
+    kind: 'one',
+    method,
+    path,
+    params: spec.params && z.object(spec.params),
+    body: spec.body,
+    // zod's types are invariant (`check` takes the output): widen once, here, where it is known to hold.
+    envelope: envelope(spec.data) as unknown as z.ZodMiniType<{ data: z.output<R> }>,
+  }
+}
+
+/** @internal Declares a paginated list endpoint by the schema of one item. */
+export function listEndpoint<R extends z.ZodMiniType>(
+  path: string,
+  spec: { params?: ParamShape; item: R },
+): ListEndpoint<z.output<R>> {
+  return {
+    kind: 'list',
+    method: 'GET',
+    path,
+    params: spec.params && z.object(spec.params),
+    body: undefined,
+    envelope: pageEnvelope(spec.item) as unknown as z.ZodMiniType<{ data: z.output<R>[]; meta: PageMeta }>,
+  }
+}
+
+/** @internal What a method passes to the request layer. */
+export interface CallInput {
+  readonly params?: Record<string, unknown>
+  readonly body?: unknown
+  readonly query?: unknown
+}
+
+/** @internal What the client gives the request layer. */
+export interface TransportConfig {
+  /** The client's one ky instance: prefix, default headers, `retry: 0`. */
+  readonly http: KyInstance
+  /** `{base_url}/api/v1`, for messages. */
+  readonly apiUrl: string
+  readonly fetch: FetchFunction
+  readonly timeoutMs: number
+  readonly maxRetries: number
+  readonly logger: Logger | undefined
+  readonly logLevel: LogLevel
+  readonly random: () => number
+}
+
+/** The error a `fetch` function threw, kept apart from ky's and the SDK's own errors. */
+class FetchFailure extends Error {
+  override readonly name = 'FetchFailure'
+}
+
+interface Prepared {
+  readonly method: HttpMethod
+  readonly path: string
+  readonly url: string
+  readonly json: unknown
+  readonly searchParams: Record<string, number> | undefined
+}
+
+/** @internal Sends requests for the resource classes. One per client. */
+export class Transport {
+  readonly #config: TransportConfig
+
+  constructor(config: TransportConfig) {
+    this.#config = config
+  }
+
+  /** Calls an endpoint returning one resource; resolves to its `data`. */
+  call<T>(ep: Endpoint<T>, input: CallInput = {}, options?: RequestOptions): APIPromise<T> {
+    const raw = this.#run(ep, input, options).then(({ body, response }) => ({ data: body.data, response }))
+    return new APIPromise(raw)
+  }
+
+  /** Calls a list endpoint; resolves to a {@link Page} that knows how to fetch the next one. */
+  list<T>(ep: ListEndpoint<T>, input: CallInput = {}, options?: RequestOptions): PagePromise<T> {
+    const next = (page: number) =>
+      this.list(ep, { ...input, query: { ...(input.query as object | undefined), page } }, options)
+    const raw = this.#run(ep, input, options).then(
+      ({ body, response }): WithResponse<Page<T>> => ({
+        data: new Page(body.data, body.meta, next),
+        response,
+      }),
+    )
+    return new PagePromise(raw)
+  }
+
+  async #run<B>(
+    ep: (Endpoint<unknown> | ListEndpoint<unknown>) & { readonly envelope: z.ZodMiniType<B> },
+    input: CallInput,
+    options: RequestOptions | undefined,
+  ): Promise<{ body: B; response: Response }> {
+    const prepared = this.#prepare(ep, input, options)
+    return this.#send(prepared, ep.envelope, options)
+  }
+
+  /** Checks everything that can be checked before sending; throws {@link ValidationError} with every failing field. */
+  #prepare(
+    ep: Endpoint<unknown> | ListEndpoint<unknown>,
+    input: CallInput,
+    options?: RequestOptions,
+  ): Prepared {
+    for (const name of Object.keys(options?.headers ?? {})) {
+      if (name.toLowerCase() === 'authorization') {
+        throw new TypeError(
+          'the Authorization header is set by the client from apiKey; do not pass it in headers',
+        )
+      }
+    }
+    const fields: FieldErrors = {}
+    let path = ep.path
+    if (ep.params) {
+      const params = validate(ep.params, input.params)
+      if (params.success) {
+        const built = buildPath(ep.path, params.data)
+        if (built.success) path = built.path
+        else Object.assign(fields, built.fields)
+      } else Object.assign(fields, params.fields)
+    }
+    let searchParams: Record<string, number> | undefined
+    if (ep.kind === 'list') {
+      const query = validate(PageParams, input.query ?? {})
+      if (query.success) {
+        if (query.data.page !== undefined) searchParams = { page: query.data.page }
+      } else Object.assign(fields, query.fields)
+    }
+    let json: unknown
+    if (ep.body) {
+      const body = validate(ep.body, input.body)
+      if (body.success) json = body.data
+      else Object.assign(fields, body.fields)
+    }
+    const url = this.#url(path, searchParams)
+    if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)
+    return { method: ep.method, path, url, json, searchParams }
+  }
+
+  #url(path: string, searchParams: Record<string, number> | undefined): string {
+    const query = searchParams
+      ? `?${new URLSearchParams(Object.entries(searchParams).map(([k, v]) => [k, String(v)]))}`
+      : ''
+    return `${this.#config.apiUrl}${path}${query}`
+  }
+
+  /** Sends with the retry policy: each failure is converted, then retried or thrown. */
+  async #send<B>(
+    req: Prepared,
+    schema: z.ZodMiniType<B>,
+    options: RequestOptions | undefined,
+  ): Promise<{ body: B; response: Response }> {
+    const maxRetries = options?.maxRetries ?? this.#config.maxRetries
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.#attempt(req, schema, retry + 1, options)
+      } catch (error) {
+        if (options?.signal?.aborted) throw options.signal.reason
+        const wait = retry < maxRetries ? this.#retryWait(req.method, error, retry) : undefined
+        if (wait === undefined) throw error
+        this.#log('warn', `reseller-api: retrying ${req.method} ${req.url} in ${Math.round(wait)} ms`, {
+          attempt: retry + 2,
+          maxAttempts: maxRetries + 1,
+          reason: error instanceof Error ? error.message : String(error),
+        })
+        await sleep(wait, options?.signal)
+      }
+    }
+  }
+
+  /** Milliseconds before the next attempt, or `undefined` when this failure is not retried. */
+  #retryWait(method: HttpMethod, error: unknown, retry: number): number | undefined {
+    if (error instanceof ApiError) {
+      if (!shouldRetry(method, error.status)) return undefined
+      return retryDelay(retry, parseRetryAfter(error.headers?.get('retry-after')), this.#config.random)
+    }
+    if (error instanceof ConnectionError) {
+      return shouldRetry(method, undefined) ? retryDelay(retry, undefined, this.#config.random) : undefined
+    }
+    return undefined
+  }
+
+  /** One attempt: send, convert failures, read and validate the body. */
+  async #attempt<B>(
+    req: Prepared,
+    schema: z.ZodMiniType<B>,
+    attempt: number,
+    options: RequestOptions | undefined,
+  ): Promise<{ body: B; response: Response }> {
+    const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
+    // ky reads an explicit `undefined` as "remove": only defined options are passed.
+    const pending = this.#config.http(req.path, {
+      method: req.method,
+      timeout: timeoutMs,
+      fetch: (request, init) => this.#fetch(request as Request, init, attempt),
+      ...(req.json === undefined ? {} : { json: req.json }),
+      ...(req.searchParams ? { searchParams: req.searchParams } : {}),
+      ...(options?.signal ? { signal: options.signal } : {}),
+      ...(options?.headers ? { headers: options.headers } : {}),
+    })
+    let response: Response
+    try {
+      response = await pending
+    } catch (error) {
+      throw this.#convert(error, req, timeoutMs)
+    }
+    let text: string
+    try {
+      text = await pending.text()
+    } catch (error) {
+      // The status line arrived but the body did not: too slow, or the connection broke.
+      throw isTimeoutError(error)
+        ? this.#convert(error, req, timeoutMs)
+        : new ConnectionError({
+            method: req.method,
+            url: req.url,
+            cause: error,
+            message: `${req.method} ${req.url}: the answer was cut short`,
+          })
+    }
+    const fail = (fields: FieldErrors) =>
+      new ResponseValidationError({
+        status: response.status,
+        fields,
+        headers: response.headers,
+        method: req.method,
+        url: req.url,
+      })
+    if (text === '') throw fail({ body: ['is empty: expected a JSON envelope'] })
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw fail({ body: ['is not valid JSON'] })
+    }
+    const result = validate(schema, json)
+    if (!result.success) throw fail(result.fields)
+    return { body: result.data, response }
+  }
+
+  /** Calls the user's `fetch`, logging the attempt with credentials redacted. */
+  async #fetch(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
+    this.#log('debug', `reseller-api: → ${request.method} ${request.url}`, {
+      attempt,
+      headers: redactHeaders(request.headers),
+    })
+    const started = Date.now()
+    let response: Response
+    try {
+      response = await this.#config.fetch(request, init)
+    } catch (error) {
+      this.#log('debug', `reseller-api: ✗ ${request.method} ${request.url}: no answer`, {
+        attempt,
+        durationMs: Date.now() - started,
+      })
+      throw new FetchFailure('fetch failed', { cause: error })
+    }
+    this.#log('debug', `reseller-api: ← ${response.status} ${request.method} ${request.url}`, {
+      attempt,
+      status: response.status,
+      durationMs: Date.now() - started,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    })
+    return response
+  }
+
+  /** Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the key). */
+  #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
+    const { method, url } = req
+    if (isHTTPError(error)) {
+      const { response } = error
+      return errorFromResponse({
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        body: error.data,
+        method,
+        url,
+      })
+    }
+    if (isTimeoutError(error)) {
+      return new TimeoutError({
+        method,
+        url,
+        timeoutMs,
+        message: `${method} ${url} timed out after ${timeoutMs} ms`,
+      })
+    }
+    if (error instanceof FetchFailure || isNetworkError(error)) {
+      const cause = (error as Error).cause
+      const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
+      return new ConnectionError({ method, url, cause, message: `${method} ${url} got no answer${reason}` })
+    }
+    return error
+  }
+
+  #log(level: 'debug' | 'warn', message: string, details: Record<string, unknown>): void {
+    const { logger, logLevel } = this.#config
+    if (logger && logs(logLevel, level)) logger[level](message, details)
+  }
+}

@@ -1,0 +1,60 @@
+import type { APIPromise } from '../core/api-promise.js'
+import { endpoint, type RequestOptions, type Transport } from '../core/request.js'
+import { Id } from '../schemas/common.js'
+import {
+  CpanelUsername,
+  HostingCreateBody,
+  HostingCreated,
+  type HostingCreateParams,
+} from '../schemas/hosting.js'
+import { WhmAccount, WhmAccountDeleted } from '../schemas/whm.js'
+
+const account = { clientId: Id, username: CpanelUsername }
+const base = '/reseller/clients/{clientId}/hosting'
+
+const routes = {
+  create: endpoint('POST', base, { params: { clientId: Id }, body: HostingCreateBody, data: HostingCreated }),
+  suspend: endpoint('POST', `${base}/{username}/suspend`, { params: account, data: WhmAccount }),
+  unsuspend: endpoint('POST', `${base}/{username}/unsuspend`, { params: account, data: WhmAccount }),
+  delete: endpoint('DELETE', `${base}/{username}`, { params: account, data: WhmAccountDeleted }),
+}
+
+/**
+ * Reseller hosting: cPanel accounts provisioned for the reseller's clients (spec §4.1, scope
+ * `reseller:hosting`). Reached as `api.hosting`.
+ */
+export class HostingResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /**
+   * Creates a cPanel account for client `clientId`, optionally registering the domain
+   * (`POST /reseller/clients/{client_id}/hosting`). Never retried automatically. With a sandbox key
+   * the answer is simulated (`sandbox: true`) and nothing is created.
+   *
+   * @throws {@link QuotaExceededError}, {@link DomainTakenError}, {@link InsufficientFundsError},
+   * {@link WhmUnavailableError}, {@link ValidationError} (also before sending).
+   */
+  create(clientId: number, body: HostingCreateParams, options?: RequestOptions): APIPromise<HostingCreated> {
+    return this.#transport.call(routes.create, { params: { clientId }, body }, options)
+  }
+
+  /** Suspends a client's cPanel account; resolves to the account as it now is. Never retried automatically. */
+  suspend(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccount> {
+    return this.#transport.call(routes.suspend, { params: { clientId, username } }, options)
+  }
+
+  /** Lifts the suspension of a client's cPanel account; resolves to the account as it now is. Never retried automatically. */
+  unsuspend(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccount> {
+    return this.#transport.call(routes.unsuspend, { params: { clientId, username } }, options)
+  }
+
+  /** Deletes a client's cPanel account (`DELETE …/hosting/{cpanel_username}`). */
+  delete(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccountDeleted> {
+    return this.#transport.call(routes.delete, { params: { clientId, username } }, options)
+  }
+}

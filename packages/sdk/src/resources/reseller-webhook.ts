@@ -1,0 +1,41 @@
+import type { APIPromise } from '../core/api-promise.js'
+import { endpoint, type RequestOptions, type Transport } from '../core/request.js'
+import {
+  ResellerWebhook,
+  ResellerWebhookTestResult,
+  ResellerWebhookUpdateBody,
+} from '../schemas/reseller-webhook.js'
+
+const routes = {
+  get: endpoint('GET', '/reseller/webhook', { data: ResellerWebhook }),
+  update: endpoint('PUT', '/reseller/webhook', { body: ResellerWebhookUpdateBody, data: ResellerWebhook }),
+  test: endpoint('POST', '/reseller/webhook/test', { data: ResellerWebhookTestResult }),
+}
+
+/**
+ * The reseller-style webhook: one URL receiving every reseller event (spec §4.4, scope
+ * `reseller:webhooks`). Reached as `api.resellerWebhook`.
+ */
+export class ResellerWebhookResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /** Reads the configuration: `url` (null before the first update) and `has_secret`; the secret is never returned. */
+  get(options?: RequestOptions): APIPromise<ResellerWebhook> {
+    return this.#transport.call(routes.get, {}, options)
+  }
+
+  /** Sets the URL and the signing secret (`PUT`, so retried automatically: it is idempotent). */
+  update(body: ResellerWebhookUpdateBody, options?: RequestOptions): APIPromise<ResellerWebhook> {
+    return this.#transport.call(routes.update, { body }, options)
+  }
+
+  /** Sends a fictitious signed event to the configured URL and reports what happened. Never retried automatically. */
+  test(options?: RequestOptions): APIPromise<ResellerWebhookTestResult> {
+    return this.#transport.call(routes.test, {}, options)
+  }
+}

@@ -1,0 +1,21 @@
+import type { PagePromise } from '../core/pagination.js'
+import { listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { PageParams } from '../schemas/common.js'
+import { Service } from '../schemas/services.js'
+
+const routes = { list: listEndpoint('/services', { item: Service }) }
+
+/** The caller's services (spec §4.6; any valid key). Reached as `api.services`. */
+export class ServicesResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /** Lists services, 20 per page; `for await` over the result walks every page. */
+  list(params?: PageParams, options?: RequestOptions): PagePromise<Service> {
+    return this.#transport.list(routes.list, { query: params }, options)
+  }
+}

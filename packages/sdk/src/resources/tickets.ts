@@ -1,0 +1,76 @@
+import type { APIPromise } from '../core/api-promise.js'
+import type { PagePromise } from '../core/pagination.js'
+import { endpoint, listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import { type PageParams, Uuid } from '../schemas/common.js'
+import {
+  Ticket,
+  TicketCreateBody,
+  TicketCreated,
+  type TicketCreateParams,
+  TicketDetail,
+  TicketMessage,
+  TicketReplyBody,
+  TicketStatusChange,
+} from '../schemas/tickets.js'
+
+const ticket = { uuid: Uuid }
+
+const routes = {
+  list: listEndpoint('/support/tickets', { item: Ticket }),
+  create: endpoint('POST', '/support/tickets', { body: TicketCreateBody, data: TicketCreated }),
+  get: endpoint('GET', '/support/tickets/{uuid}', { params: ticket, data: TicketDetail }),
+  reply: endpoint('POST', '/support/tickets/{uuid}/messages', {
+    params: ticket,
+    body: TicketReplyBody,
+    data: TicketMessage,
+  }),
+  close: endpoint('PATCH', '/support/tickets/{uuid}/close', { params: ticket, data: TicketStatusChange }),
+  reopen: endpoint('PATCH', '/support/tickets/{uuid}/reopen', { params: ticket, data: TicketStatusChange }),
+}
+
+/**
+ * Support tickets (spec §4.3; scopes `support:read` and `support:write`). Sandbox keys may only
+ * read ({@link SandboxReadOnlyError}). Reached as `api.tickets`.
+ */
+export class TicketsResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /** Lists tickets, newest first, 20 per page; `for await` over the result walks every page. */
+  list(params?: PageParams, options?: RequestOptions): PagePromise<Ticket> {
+    return this.#transport.list(routes.list, { query: params }, options)
+  }
+
+  /** Opens a ticket with its first message. Never retried automatically. */
+  create(body: TicketCreateParams, options?: RequestOptions): APIPromise<TicketCreated> {
+    return this.#transport.call(routes.create, { body }, options)
+  }
+
+  /** Reads a ticket with its messages (internal staff notes excluded), oldest message first. */
+  get(uuid: string, options?: RequestOptions): APIPromise<TicketDetail> {
+    return this.#transport.call(routes.get, { params: { uuid } }, options)
+  }
+
+  /**
+   * Adds a message to a ticket. Never retried automatically.
+   *
+   * @throws {@link InvalidStateError} when the ticket is closed.
+   */
+  reply(uuid: string, body: TicketReplyBody, options?: RequestOptions): APIPromise<TicketMessage> {
+    return this.#transport.call(routes.reply, { params: { uuid }, body }, options)
+  }
+
+  /** Closes a ticket. @throws {@link InvalidStateError} when it is already closed. */
+  close(uuid: string, options?: RequestOptions): APIPromise<TicketStatusChange> {
+    return this.#transport.call(routes.close, { params: { uuid } }, options)
+  }
+
+  /** Reopens a closed or resolved ticket. @throws {@link InvalidStateError} when it is open or in progress. */
+  reopen(uuid: string, options?: RequestOptions): APIPromise<TicketStatusChange> {
+    return this.#transport.call(routes.reopen, { params: { uuid } }, options)
+  }
+}

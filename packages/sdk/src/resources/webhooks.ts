@@ -1,0 +1,54 @@
+import * as z from 'zod/mini'
+import type { APIPromise } from '../core/api-promise.js'
+import type { PagePromise } from '../core/pagination.js'
+import { endpoint, listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { PageParams } from '../schemas/common.js'
+import {
+  Delivery,
+  WebhookCreateBody,
+  WebhookCreated,
+  WebhookTestBody,
+  type WebhookTestParams,
+} from '../schemas/webhooks.js'
+
+/** A general webhook id: any string; the path helper refuses `''`, `.` and `..`. */
+const webhook = { id: z.string() }
+
+const routes = {
+  create: endpoint('POST', '/webhooks', { body: WebhookCreateBody, data: WebhookCreated }),
+  test: endpoint('POST', '/webhooks/{id}/test', { params: webhook, body: WebhookTestBody, data: Delivery }),
+  deliveries: listEndpoint('/webhooks/{id}/deliveries', { params: webhook, item: Delivery }),
+}
+
+/**
+ * General webhooks: per-subscription URLs for a chosen list of events (spec §4.5, scope
+ * `reseller:webhooks`). Reached as `api.webhooks`.
+ */
+export class WebhooksResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /**
+   * Subscribes a URL to events. Resolves to the webhook with its generated `secret`: the only time
+   * the secret is returned, so store it. The SDK checks that the URL parses and that the events are
+   * known names without wildcards; whether the URL is acceptable (HTTPS, public host) is the
+   * server's call. Never retried automatically.
+   */
+  create(body: WebhookCreateBody, options?: RequestOptions): APIPromise<WebhookCreated> {
+    return this.#transport.call(routes.create, { body }, options)
+  }
+
+  /** Sends a test event (default `test`) to the webhook; resolves to the delivery record. Never retried automatically. */
+  test(id: string, body: WebhookTestParams = {}, options?: RequestOptions): APIPromise<Delivery> {
+    return this.#transport.call(routes.test, { params: { id }, body }, options)
+  }
+
+  /** Lists the webhook's deliveries, newest first, 20 per page; `for await` walks every page. */
+  deliveries(id: string, params?: PageParams, options?: RequestOptions): PagePromise<Delivery> {
+    return this.#transport.list(routes.deliveries, { params: { id }, query: params }, options)
+  }
+}

@@ -1,0 +1,128 @@
+import type { APIPromise } from '../core/api-promise.js'
+import type { PagePromise } from '../core/pagination.js'
+import { endpoint, listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { PageParams } from '../schemas/common.js'
+import { CpanelUsername } from '../schemas/hosting.js'
+import {
+  PackageName,
+  WhmAccount,
+  WhmAccountDeleted,
+  WhmPackage,
+  WhmPackageCreateBody,
+  WhmPackageDeleted,
+  WhmUsage,
+} from '../schemas/whm.js'
+
+const account = { username: CpanelUsername }
+
+const routes = {
+  usage: endpoint('GET', '/reseller/whm/usage', { data: WhmUsage }),
+  accounts: {
+    list: listEndpoint('/reseller/whm/accounts', { item: WhmAccount }),
+    get: endpoint('GET', '/reseller/whm/accounts/{username}', { params: account, data: WhmAccount }),
+    suspend: endpoint('POST', '/reseller/whm/accounts/{username}/suspend', {
+      params: account,
+      data: WhmAccount,
+    }),
+    unsuspend: endpoint('POST', '/reseller/whm/accounts/{username}/unsuspend', {
+      params: account,
+      data: WhmAccount,
+    }),
+    delete: endpoint('DELETE', '/reseller/whm/accounts/{username}', {
+      params: account,
+      data: WhmAccountDeleted,
+    }),
+  },
+  packages: {
+    list: listEndpoint('/reseller/whm/packages', { item: WhmPackage }),
+    create: endpoint('POST', '/reseller/whm/packages', { body: WhmPackageCreateBody, data: WhmPackage }),
+    delete: endpoint('DELETE', '/reseller/whm/packages/{name}', {
+      params: { name: PackageName },
+      data: WhmPackageDeleted,
+    }),
+  },
+}
+
+/** The cPanel accounts on the reseller's WHM (spec §4.2). Reached as `api.whm.accounts`. */
+export class WhmAccountsResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /** Lists the accounts, 20 per page; `for await` over the result walks every page. */
+  list(params?: PageParams, options?: RequestOptions): PagePromise<WhmAccount> {
+    return this.#transport.list(routes.accounts.list, { query: params }, options)
+  }
+
+  /** Reads one account by cPanel username. */
+  get(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
+    return this.#transport.call(routes.accounts.get, { params: { username } }, options)
+  }
+
+  /** Suspends an account; resolves to the account as it now is. Never retried automatically. */
+  suspend(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
+    return this.#transport.call(routes.accounts.suspend, { params: { username } }, options)
+  }
+
+  /** Lifts an account's suspension; resolves to the account as it now is. Never retried automatically. */
+  unsuspend(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
+    return this.#transport.call(routes.accounts.unsuspend, { params: { username } }, options)
+  }
+
+  /** Deletes an account. */
+  delete(username: string, options?: RequestOptions): APIPromise<WhmAccountDeleted> {
+    return this.#transport.call(routes.accounts.delete, { params: { username } }, options)
+  }
+}
+
+/** The reseller's WHM packages (spec §4.2). Reached as `api.whm.packages`. */
+export class WhmPackagesResource {
+  readonly #transport: Transport
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+  }
+
+  /** Lists the packages, 20 per page; `for await` over the result walks every page. */
+  list(params?: PageParams, options?: RequestOptions): PagePromise<WhmPackage> {
+    return this.#transport.list(routes.packages.list, { query: params }, options)
+  }
+
+  /** Creates a package; every field is required. Never retried automatically. */
+  create(body: WhmPackageCreateBody, options?: RequestOptions): APIPromise<WhmPackage> {
+    return this.#transport.call(routes.packages.create, { body }, options)
+  }
+
+  /** Deletes a package by name. */
+  delete(name: string, options?: RequestOptions): APIPromise<WhmPackageDeleted> {
+    return this.#transport.call(routes.packages.delete, { params: { name } }, options)
+  }
+}
+
+/**
+ * Direct access to the reseller's WHM (spec §4.2, scope `reseller:hosting`). Needs an active reseller
+ * service with WHM access ({@link NoResellerServiceError} otherwise). Reached as `api.whm`.
+ */
+export class WhmResource {
+  readonly #transport: Transport
+  /** cPanel accounts on the WHM. */
+  readonly accounts: WhmAccountsResource
+  /** WHM packages. */
+  readonly packages: WhmPackagesResource
+
+  /** @internal Made by {@link ResellerApi}. */
+  constructor(transport: Transport) {
+    this.#transport = transport
+    this.accounts = new WhmAccountsResource(transport)
+    this.packages = new WhmPackagesResource(transport)
+  }
+
+  /** Reads the plan's usage: accounts, disk and bandwidth, used and allowed. */
+  usage(options?: RequestOptions): APIPromise<WhmUsage> {
+    return this.#transport.call(routes.usage, {}, options)
+  }
+}
