@@ -1,5 +1,3 @@
-import type { FieldErrors } from '../schemas/common.js'
-
 /** Why a signature was refused: no header, a header of the wrong form, or a wrong MAC. */
 export type SignatureFailure = 'missing' | 'malformed' | 'mismatch'
 
@@ -22,7 +20,11 @@ export class WebhookVerificationError extends Error {
   /** Which check failed. Reported after the constant-time comparison, so it leaks nothing. */
   readonly reason: SignatureFailure
 
-  /** @param reason - which check failed; the message is derived from it */
+  /**
+   * Makes the error for a failed check.
+   *
+   * @param reason - which check failed; the message is derived from it
+   */
   constructor(reason: SignatureFailure) {
     super(`Webhook signature verification failed: ${FAILURE_MESSAGES[reason]}`)
     this.reason = reason
@@ -43,14 +45,16 @@ export class WebhookPayloadError extends Error {
    * Messages by dot-separated field path (`data.client_id`), or under `body` when the body as a
    * whole is not a JSON object. Same shape as the SDK's `ValidationError.fields`.
    */
-  readonly fields: FieldErrors
+  readonly fields: Record<string, string[]>
 
   /**
+   * Makes the error for a signed body that is not an event.
+   *
    * @param message - what is wrong, naming the failing fields
    * @param fields - messages by field path
    * @param options - `cause`: the underlying error, e.g. the `SyntaxError` of `JSON.parse`
    */
-  constructor(message: string, fields: FieldErrors, options?: { cause?: unknown }) {
+  constructor(message: string, fields: Record<string, string[]>, options?: { cause?: unknown }) {
     super(message, options)
     this.fields = fields
   }
