@@ -1,0 +1,62 @@
+/**
+ * The internal context of one mock: what routes, domain code and the webhook dispatcher share.
+ * Two mocks never share a context, so they never share state.
+ */
+import { applySeed } from './seed/apply.js'
+import type { Seed } from './seed/schema.js'
+import type { Clock } from './state/clock.js'
+import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
+import type { EventRow } from './state/schemas.js'
+import { createStore, type Store } from './state/store.js'
+
+export interface MockContext {
+  /** Normalized base URL (no trailing slash). */
+  readonly baseUrl: string
+  /** General webhooks may target `http://` and private hosts. */
+  readonly insecureWebhooks: boolean
+  readonly clock: Clock
+  readonly store: Store
+  /** The parsed seed that `reset()` returns to. */
+  readonly seed: Seed
+  /** Appends an event to the outbox; listeners hear of it once the current transaction commits. */
+  emit(input: EmitInput): EventRow
+  /** Registers a listener of committed events (the webhook dispatcher). Returns an unsubscribe function. */
+  onEvent(listener: EventListener): () => void
+  /** Empties the state and loads the seed again, then tells the reset listeners. */
+  reset(): void
+  /** Registers a listener called after every reset (e.g. to drop pending deliveries). */
+  onReset(listener: () => void): () => void
+}
+
+export interface ContextOptions {
+  baseUrl: string
+  insecureWebhooks: boolean
+  clock: Clock
+  seed: Seed
+}
+
+/** Creates a context and loads its seed. */
+export function createContext(options: ContextOptions): MockContext {
+  const store = createStore(options.clock)
+  const outbox = createOutbox(store)
+  const resetListeners = new Set<() => void>()
+  applySeed(store, options.seed)
+  return {
+    baseUrl: options.baseUrl,
+    insecureWebhooks: options.insecureWebhooks,
+    clock: options.clock,
+    store,
+    seed: options.seed,
+    emit: outbox.emit,
+    onEvent: outbox.onEvent,
+    reset() {
+      store.clear()
+      applySeed(store, options.seed)
+      for (const listener of resetListeners) listener()
+    },
+    onReset(listener) {
+      resetListeners.add(listener)
+      return () => resetListeners.delete(listener)
+    },
+  }
+}

@@ -1,0 +1,23 @@
+/** The reseller-style webhook (`PUT`/`GET /reseller/webhook`): one URL and secret per reseller. */
+import type { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk'
+import type { Caller } from '../routing/route.js'
+import type { Store } from '../state/store.js'
+
+/** The configuration as read back: the secret itself is never returned. */
+export function readResellerWebhook(store: Store, caller: Caller): ResellerWebhook {
+  const row = store.resellerWebhooks.get(caller.reseller.id)
+  return row ? { url: row.url, has_secret: row.secret !== '' } : { url: null, has_secret: false }
+}
+
+/** Sets (or replaces) the URL and secret. */
+export function setResellerWebhook(
+  store: Store,
+  caller: Caller,
+  body: ResellerWebhookUpdateBody,
+): ResellerWebhook {
+  const row = store.resellerWebhooks.get(caller.reseller.id)
+  const values = { url: body.url, secret: body.secret, updated_at: store.timestamp() }
+  if (row) store.resellerWebhooks.update(row, values)
+  else store.resellerWebhooks.insert({ reseller_id: caller.reseller.id, ...values })
+  return readResellerWebhook(store, caller)
+}

@@ -1,0 +1,53 @@
+/**
+ * General webhooks (`POST /webhooks`): creation with a generated secret, lookup for the routes of
+ * the delivery side. The secret is returned once, by the creation answer.
+ */
+import { SecureWebhookUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
+import type { MockContext } from '../context.js'
+import { errors } from '../routing/errors.js'
+import type { Caller } from '../routing/route.js'
+import type { WebhookRow } from '../state/schemas.js'
+import type { Store } from '../state/store.js'
+
+/** A new webhook secret: `whsec_` and 32 random lower-case hex digits. */
+export function generateWebhookSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  let hex = ''
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0')
+  return `whsec_${hex}`
+}
+
+/** The next free general webhook id: `wh_1`, `wh_2`… (skips ids a seed took). */
+export function nextWebhookId(store: Store, reserved?: ReadonlySet<string>): string {
+  for (;;) {
+    const id = `wh_${store.nextId('webhook')}`
+    if (!store.webhooks.get(id) && !reserved?.has(id)) return id
+  }
+}
+
+/** The caller's general webhook `id` (404 for an unknown one or another reseller's). */
+export function findWebhook(store: Store, caller: Caller, id: string): WebhookRow {
+  const webhook = store.webhooks.get(id)
+  if (!webhook || webhook.reseller_id !== caller.reseller.id) throw errors.notFound(`webhook ${id}`)
+  return webhook
+}
+
+/**
+ * Creates a general webhook. Unless the mock runs with `insecureWebhooks`, the URL must pass the
+ * SDK's `SecureWebhookUrl` (HTTPS, public host): 422 `validation_error` on `url` otherwise.
+ */
+export function createWebhook(mock: MockContext, caller: Caller, body: WebhookCreateBody): WebhookRow {
+  if (!mock.insecureWebhooks) {
+    const check = validate(SecureWebhookUrl, body.url)
+    if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
+  }
+  const { store } = mock
+  return store.webhooks.insert({
+    id: nextWebhookId(store),
+    reseller_id: caller.reseller.id,
+    url: body.url,
+    events: body.events,
+    secret: generateWebhookSecret(),
+    created_at: store.timestamp(),
+  })
+}

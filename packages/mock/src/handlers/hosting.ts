@@ -1,0 +1,56 @@
+/** Reseller hosting (spec §4.1) and the deprecated `POST /reseller/accounts` (§9). */
+import { HostingCreateBody, HostingCreated, Id, WhmAccount, WhmAccountDeleted } from '@reseller-api/sdk'
+import * as z from 'zod/mini'
+import {
+  deleteAccount,
+  findAccount,
+  findClient,
+  provision,
+  requireWhm,
+  setSuspended,
+} from '../domain/hosting.js'
+import { data } from '../routing/reply.js'
+import { type Call, type Route, route } from '../routing/route.js'
+
+const hosting = { scope: 'reseller:hosting' } as const
+const CLIENT_HOSTING = '/api/v1/reseller/clients/:client_id/hosting'
+
+/** Body of the deprecated `POST /reseller/accounts`: the provisioning body plus `client_id`. */
+export const LegacyAccountCreateBody = z.extend(HostingCreateBody, { client_id: Id })
+
+/** Client of the path (404), then WHM gate, then the client's account (404). */
+function clientAccount(call: Call) {
+  const { store } = call.mock
+  const client = findClient(store, call.caller, call.params.client_id!)
+  requireWhm(call.caller.reseller)
+  return findAccount(store, call.caller, call.params.username!, client)
+}
+
+export const hostingRoutes: Route[] = [
+  route('POST', CLIENT_HOSTING, hosting, (call) => {
+    const client = findClient(call.mock.store, call.caller, call.params.client_id!)
+    const body = call.body(HostingCreateBody)
+    return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
+  }),
+  route('POST', `${CLIENT_HOSTING}/:username/suspend`, hosting, (call) =>
+    data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), true)),
+  ),
+  route('POST', `${CLIENT_HOSTING}/:username/unsuspend`, hosting, (call) =>
+    data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), false)),
+  ),
+  route('DELETE', `${CLIENT_HOSTING}/:username`, hosting, (call) =>
+    data(WhmAccountDeleted, deleteAccount(call.mock, call.caller, clientAccount(call))),
+  ),
+  // Deprecated: the client id travels in the body, so the body is validated before the client is looked up.
+  route(
+    'POST',
+    '/api/v1/reseller/accounts',
+    hosting,
+    (call) => {
+      const { client_id, ...body } = call.body(LegacyAccountCreateBody)
+      const client = findClient(call.mock.store, call.caller, String(client_id))
+      return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
+    },
+    { successor: '/api/v1/reseller/clients/{client_id}/hosting' },
+  ),
+]

@@ -1,0 +1,13 @@
+/** `GET /invoices` (spec §4.6): any valid key (contract §5). */
+import { Invoice } from '@reseller-api/sdk'
+import { page, serializer } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+import type { InvoiceRow } from '../state/schemas.js'
+
+const invoiceJson = serializer<InvoiceRow>(Invoice)
+
+export const invoiceRoutes: Route[] = [
+  route('GET', '/api/v1/invoices', {}, (call) =>
+    page(invoiceJson, call.mock.store.invoices.group('reseller', call.caller.reseller.id), call.page()),
+  ),
+]

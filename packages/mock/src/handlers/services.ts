@@ -1,0 +1,13 @@
+/** `GET /services` (spec §4.6): any valid key (contract §5). */
+import { Service } from '@reseller-api/sdk'
+import { page, serializer } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+import type { ServiceRow } from '../state/schemas.js'
+
+const serviceJson = serializer<ServiceRow>(Service)
+
+export const serviceRoutes: Route[] = [
+  route('GET', '/api/v1/services', {}, (call) =>
+    page(serviceJson, call.mock.store.services.group('reseller', call.caller.reseller.id), call.page()),
+  ),
+]

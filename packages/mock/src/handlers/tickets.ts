@@ -1,0 +1,53 @@
+/** Support tickets (spec §4.3). Sandbox keys are read-only here (spec §5.3). */
+import {
+  Ticket,
+  TicketCreateBody,
+  TicketCreated,
+  TicketDetail,
+  TicketMessage,
+  TicketReplyBody,
+  TicketStatusChange,
+} from '@reseller-api/sdk'
+import {
+  closeTicket,
+  createTicket,
+  findTicket,
+  reopenTicket,
+  replyToTicket,
+  ticketDetail,
+} from '../domain/tickets.js'
+import { data, page, serializer } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+import type { TicketRow } from '../state/schemas.js'
+
+const TICKETS = '/api/v1/support/tickets'
+const read = { scope: 'support:read' } as const
+const write = { scope: 'support:write', sandbox: 'refuse' } as const
+const ticketJson = serializer<TicketRow>(Ticket)
+
+export const ticketRoutes: Route[] = [
+  route('GET', TICKETS, read, (call) =>
+    page(ticketJson, call.mock.store.tickets.group('reseller', call.caller.reseller.id), call.page()),
+  ),
+  route('POST', TICKETS, write, (call) => {
+    const ticket = createTicket(call.mock, call.caller, call.body(TicketCreateBody))
+    return data(TicketCreated, { ticket_id: ticket.uuid, ...ticket }, 201)
+  }),
+  route('GET', `${TICKETS}/:uuid`, read, (call) => {
+    const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)
+    return data(TicketDetail, ticketDetail(call.mock.store, ticket))
+  }),
+  route('POST', `${TICKETS}/:uuid/messages`, write, (call) => {
+    const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)
+    const body = call.body(TicketReplyBody)
+    return data(TicketMessage, replyToTicket(call.mock, ticket, body.message), 201)
+  }),
+  route('PATCH', `${TICKETS}/:uuid/close`, write, (call) => {
+    const ticket = closeTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.uuid!))
+    return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
+  }),
+  route('PATCH', `${TICKETS}/:uuid/reopen`, write, (call) => {
+    const ticket = reopenTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.uuid!))
+    return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
+  }),
+]

@@ -1,0 +1,67 @@
+/**
+ * `mock.fetch`: a `fetch` answered by the core handler directly. No global interception and no MSW
+ * `getResponse` on the way, so it is safe in tests that run in parallel and an order of magnitude
+ * faster than intercepting the global `fetch`.
+ */
+import { type BaseUrl, pathBelow } from './base-url.js'
+import type { MockHandler, MockRequest } from './types.js'
+
+type FetchInput = string | URL | Request
+
+/** Reads any `fetch` body as text. */
+async function bodyText(body: BodyInit | null | undefined): Promise<string> {
+  if (body === undefined || body === null) return ''
+  if (typeof body === 'string') return body
+  if (body instanceof URLSearchParams) return body.toString()
+  return new Response(body).text()
+}
+
+function headerLookup(init: HeadersInit | undefined): MockRequest['headers'] {
+  if (init === undefined) return { get: () => null }
+  if (init instanceof Headers) return init
+  if (Array.isArray(init)) return new Headers(init)
+  // A plain object: look names up case-insensitively without building a Headers object.
+  const lower = new Map<string, string>()
+  for (const [name, value] of Object.entries(init)) lower.set(name.toLowerCase(), String(value))
+  return { get: (name) => lower.get(name.toLowerCase()) ?? null }
+}
+
+/** Creates the in-process `fetch` of a mock. A URL outside `base` rejects with a TypeError. */
+export function createFetch(handle: MockHandler, base: BaseUrl): typeof fetch {
+  return async function mockFetch(input: FetchInput, init?: RequestInit): Promise<Response> {
+    init?.signal?.throwIfAborted()
+    let url: URL
+    let method: string
+    let headers: MockRequest['headers']
+    let body: string
+    if (input instanceof Request) {
+      input.signal?.throwIfAborted()
+      url = new URL(input.url)
+      method = init?.method ?? input.method
+      headers = init?.headers !== undefined ? headerLookup(init.headers) : input.headers
+      body = init?.body !== undefined ? await bodyText(init.body) : input.body ? await input.text() : ''
+    } else {
+      url = input instanceof URL ? input : new URL(input)
+      method = init?.method ?? 'GET'
+      headers = headerLookup(init?.headers)
+      body = await bodyText(init?.body)
+    }
+    const path = pathBelow(base, url)
+    if (path === undefined) {
+      throw new TypeError(
+        `mock.fetch only answers requests below ${base.href}; got ${url.href} (use the global fetch for other hosts)`,
+      )
+    }
+    const answer = await handle({
+      method: method.toUpperCase(),
+      path,
+      query: url.searchParams,
+      headers,
+      body,
+    })
+    return new Response(answer.body === '' ? null : answer.body, {
+      status: answer.status,
+      headers: answer.headers,
+    })
+  } as typeof fetch
+}

@@ -1,0 +1,75 @@
+/**
+ * Success answers: the envelope of spec §2.1 and pagination of §8. Every answer passes through the
+ * SDK's wire schema (`parse` strips storage-only fields and fails on drift, answered as a 500 that
+ * breaks a test). Stored records are serialized once per version and cached, so a page of 20
+ * unchanged tickets costs 20 cache hits and one string join, not 20 schema parses.
+ */
+import { PAGE_SIZE } from '@reseller-api/sdk'
+import type * as z from 'zod/mini'
+import { rowVersion } from '../state/table.js'
+import type { MockResponse } from './types.js'
+
+/** Turns stored records into wire JSON through a wire schema, cached per record version. */
+export interface Serializer<T extends object> {
+  /** The wire JSON of `row`. */
+  json(row: T): string
+}
+
+/** A cached serializer through `schema` (a wire schema of the SDK). */
+export function serializer<T extends object>(schema: z.ZodMiniType): Serializer<T> {
+  const cache = new WeakMap<object, { version: number; json: string }>()
+  return {
+    json(row) {
+      const version = rowVersion(row)
+      const hit = cache.get(row)
+      if (hit !== undefined && hit.version === version) return hit.json
+      const json = JSON.stringify(schema.parse(row))
+      cache.set(row, { version, json })
+      return json
+    },
+  }
+}
+
+/** A JSON answer with a body already serialized. */
+export function jsonAnswer(status: number, body: string, headers?: Record<string, string>): MockResponse {
+  return {
+    status,
+    headers: headers
+      ? { 'content-type': 'application/json', ...headers }
+      : { 'content-type': 'application/json' },
+    body,
+  }
+}
+
+/** `{ success: true, data }`, with `data` parsed through its wire schema. */
+export function data(schema: z.ZodMiniType, value: unknown, status = 200): MockResponse {
+  return jsonAnswer(status, `{"success":true,"data":${JSON.stringify(schema.parse(value))}}`)
+}
+
+/** `{ success: true, data }` for a stored record, through a cached serializer. */
+export function record<T extends object>(serialize: Serializer<T>, row: T, status = 200): MockResponse {
+  return jsonAnswer(status, `{"success":true,"data":${serialize.json(row)}}`)
+}
+
+/**
+ * One page of a list, newest first. `rows` is oldest first (as the store's group indexes keep
+ * them); the page is a reversed slice of it, so its cost does not depend on the list's length.
+ * A page beyond the end answers empty `data` with correct `meta`.
+ */
+export function page<T extends object>(
+  serialize: Serializer<T>,
+  rows: readonly T[],
+  pageNumber: number,
+): MockResponse {
+  const total = rows.length
+  const first = total - 1 - (pageNumber - 1) * PAGE_SIZE
+  const last = Math.max(first - PAGE_SIZE + 1, 0)
+  let items = ''
+  for (let i = first; i >= last; i--) {
+    items += i === first ? serialize.json(rows[i]!) : `,${serialize.json(rows[i]!)}`
+  }
+  return jsonAnswer(
+    200,
+    `{"success":true,"data":[${items}],"meta":{"total":${total},"per_page":${PAGE_SIZE},"current_page":${pageNumber}}}`,
+  )
+}

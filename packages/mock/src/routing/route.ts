@@ -1,0 +1,127 @@
+/**
+ * Route definitions. A route is `(method, path pattern, access rules, resolve)`; the core checks
+ * access in the contract's order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
+ * continues it: look up the resources of the path first (404), then read the body or query (422),
+ * then apply business rules.
+ */
+import { PageQuery, type Scope, validate } from '@reseller-api/sdk'
+import type * as z from 'zod/mini'
+import type { MockContext } from '../context.js'
+import type { ApiKeyRow, ResellerRow } from '../state/schemas.js'
+import { errors } from './errors.js'
+import type { MockRequest, MockResponse } from './types.js'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** The authenticated caller of a request. */
+export interface Caller {
+  reseller: ResellerRow
+  key: ApiKeyRow
+  /** A `svc_test_` key: never changes state. */
+  sandbox: boolean
+}
+
+/** Who may call a route. */
+export interface Access {
+  /** `'none'`: no key needed (the `/__mock/` control endpoints). Default: a valid key. */
+  auth?: 'key' | 'none'
+  /** Scope the key must hold; absent: any valid key. */
+  scope?: Scope
+  /** `'refuse'`: sandbox keys get 403 `sandbox_read_only` (checked after the scope). Default: allowed. */
+  sandbox?: 'refuse' | 'allow'
+}
+
+/** What a route's `resolve` gets. */
+export interface Call {
+  readonly request: MockRequest
+  /** Path parameters, URI-decoded. */
+  readonly params: Readonly<Record<string, string>>
+  /** The mock this request is for. */
+  readonly mock: MockContext
+  /** The authenticated caller; throws on a route with `auth: 'none'`. */
+  readonly caller: Caller
+  /**
+   * The JSON body validated with `schema` (422 `validation_error` with `fields` otherwise;
+   * malformed JSON → `fields.body`). With `optional`, an empty body reads as `{}`.
+   */
+  body<S extends z.ZodMiniType>(schema: S, options?: { optional?: boolean }): z.output<S>
+  /** The query string validated with `schema` (422 `validation_error` otherwise). */
+  query<S extends z.ZodMiniType>(schema: S): z.output<S>
+  /** The `page` query parameter (default 1), validated with the SDK's `PageQuery`. */
+  page(): number
+}
+
+/** One route of the table. */
+export interface Route extends Access {
+  method: HttpMethod
+  /** Path below the base URL with `:name` parameters, e.g. `/api/v1/support/tickets/:uuid`. */
+  path: string
+  resolve(call: Call): MockResponse | Promise<MockResponse>
+  /** Marks a deprecated route: answers carry `Deprecation: true` and a `Link` to this successor path. */
+  successor?: string
+  /** `false`: run outside a store transaction (routes that reset or restore the whole state). */
+  transaction?: false
+}
+
+/** Defines a route. */
+export function route(
+  method: HttpMethod,
+  path: string,
+  access: Access,
+  resolve: Route['resolve'],
+  extra: Pick<Route, 'successor' | 'transaction'> = {},
+): Route {
+  return { method, path, ...access, ...extra, resolve }
+}
+
+/** Parses a JSON body; malformed JSON is a validation error of the field `body`. */
+function parseJson(text: string, optional: boolean): unknown {
+  if (text.trim() === '') return optional ? {} : undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw errors.field('body', 'must be valid JSON')
+  }
+}
+
+/** Query parameters as an object; a repeated name keeps its last value. */
+function queryObject(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of query) out[name] = value
+  return out
+}
+
+/** Builds the {@link Call} of a request. */
+export function createCall(
+  request: MockRequest,
+  params: Record<string, string>,
+  mock: MockContext,
+  caller: Caller | undefined,
+): Call {
+  return {
+    request,
+    params,
+    mock,
+    get caller(): Caller {
+      if (!caller) throw new Error('this route has no authenticated caller')
+      return caller
+    },
+    body(schema, options) {
+      const result = validate(schema, parseJson(request.body, options?.optional ?? false))
+      if (!result.success) throw errors.validation(result.fields)
+      return result.data
+    },
+    query(schema) {
+      const result = validate(schema, queryObject(request.query))
+      if (!result.success) throw errors.validation(result.fields)
+      return result.data
+    },
+    page() {
+      const raw = request.query.get('page')
+      if (raw === null) return 1
+      const result = validate(PageQuery, { page: raw })
+      if (!result.success) throw errors.validation(result.fields)
+      return result.data.page ?? 1
+    },
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The seed format of contract §4, validated at load with a schema built from the SDK's pieces.
+ * Everything but `resellers`, each reseller's `id` and its `api_keys` is optional. A bad seed
+ * throws a {@link SeedError} whose message names each failing path and rule, e.g.
+ * `resellers[0].api_keys[1].scopes[0]: unknown scope "x"`.
+ */
+import {
+  AccountStatus,
+  ApiKey,
+  Count,
+  CpanelUsername,
+  Department,
+  Domain,
+  GeneralEventName,
+  Id,
+  INVOICE_STATUSES,
+  MessageAuthor,
+  MessageText,
+  PackageName,
+  Priority,
+  SCOPES,
+  Scope,
+  SERVICE_STATUSES,
+  SERVICE_TYPES,
+  Subject,
+  TicketStatus,
+  TimestampUtc,
+  Uuid,
+} from '@reseller-api/sdk'
+import * as z from 'zod/mini'
+import { WhmStatus } from '../state/schemas.js'
+
+/** Default price of a domain registration, debited from the wallet (`domain_price`). */
+export const DEFAULT_DOMAIN_PRICE = 12.5
+
+const Money = z.number().check(z.nonnegative('must not be negative'))
+
+const SeedPackage = z.strictObject({
+  name: PackageName,
+  quota: z._default(Count, 0),
+  bandwidth: z._default(Count, 0),
+  maxsql: z._default(Count, 0),
+  maxpop: z._default(Count, 0),
+  maxftp: z._default(Count, 0),
+  maxsub: z._default(Count, 0),
+})
+
+const SeedClient = z.strictObject({
+  id: Id,
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+})
+
+const SeedApiKey = z.strictObject({
+  key: ApiKey,
+  scopes: z._default(z.array(Scope), [...SCOPES]),
+})
+
+const SeedWhm = z.strictObject({
+  status: z._default(WhmStatus, 'online'),
+  accounts_limit: z._default(Count, 10),
+  disk_limit_mb: z._default(Count, 10240),
+  bandwidth_limit_mb: z._default(Count, 102400),
+})
+
+const SeedAccount = z.strictObject({
+  username: z.optional(CpanelUsername),
+  domain: Domain,
+  client_id: z.optional(z.nullable(Id)),
+  whm_package: PackageName,
+  status: z._default(AccountStatus, 'active'),
+  disk_used_mb: z.optional(Count),
+  bandwidth_used_mb: z.optional(Count),
+})
+
+const SeedMessage = z.strictObject({
+  message: MessageText,
+  internal: z._default(z.boolean(), false),
+  from: z._default(MessageAuthor, 'client'),
+})
+
+const SeedTicket = z.strictObject({
+  uuid: z.optional(Uuid),
+  subject: Subject,
+  department: Department,
+  priority: z._default(Priority, 'normal'),
+  status: z._default(TicketStatus, 'open'),
+  service_id: z.optional(z.nullable(Uuid)),
+  messages: z.array(SeedMessage).check(z.minLength(1, 'must hold at least the first message')),
+})
+
+const SeedService = z.strictObject({
+  id: z.optional(Uuid),
+  type: z.enum(SERVICE_TYPES, { error: `must be one of ${SERVICE_TYPES.join(', ')}` }),
+  name: z.string(),
+  status: z._default(
+    z.enum(SERVICE_STATUSES, { error: `must be one of ${SERVICE_STATUSES.join(', ')}` }),
+    'active',
+  ),
+  created_at: z.optional(TimestampUtc),
+})
+
+const SeedInvoice = z.strictObject({
+  id: z.optional(Id),
+  number: z.optional(z.string()),
+  status: z._default(
+    z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }),
+    'unpaid',
+  ),
+  total: Money,
+  currency: z._default(
+    z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code')),
+    'EUR',
+  ),
+  created_at: z.optional(TimestampUtc),
+  due_at: z.optional(z.nullable(TimestampUtc)),
+})
+
+const SeedResellerWebhook = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+  secret: z.string().check(z.minLength(1, 'must not be empty')),
+})
+
+const SeedWebhook = z.strictObject({
+  id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  url: z.url({ error: 'must be a valid URL' }),
+  events: z.array(GeneralEventName).check(z.minLength(1, 'must list at least one event')),
+  secret: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+})
+
+const SeedReseller = z.strictObject({
+  id: Id,
+  name: z.optional(z.string()),
+  wallet_balance: z._default(Money, 0),
+  /** Absent: the reseller has no reseller service (`no_reseller_service`). */
+  whm: z.optional(SeedWhm),
+  packages: z._default(z.array(SeedPackage), []),
+  clients: z._default(z.array(SeedClient), []),
+  api_keys: z.array(SeedApiKey),
+  accounts: z._default(z.array(SeedAccount), []),
+  tickets: z._default(z.array(SeedTicket), []),
+  services: z._default(z.array(SeedService), []),
+  invoices: z._default(z.array(SeedInvoice), []),
+  /** The reseller-style webhook, as `PUT /reseller/webhook` would set it. */
+  webhook: z.optional(SeedResellerWebhook),
+  /** General webhooks, as `POST /webhooks` would create them (the secret is generated when absent). */
+  webhooks: z._default(z.array(SeedWebhook), []),
+})
+
+/** The seed of a mock (contract §4). */
+export const seedSchema = z.strictObject({
+  domain_price: z._default(Money, DEFAULT_DOMAIN_PRICE),
+  resellers: z.array(SeedReseller).check(z.minLength(1, 'must list at least one reseller')),
+})
+
+/** A seed as written (optional fields may be left out). */
+export type SeedInput = z.input<typeof seedSchema>
+/** A seed once parsed: defaults applied. */
+export type Seed = z.output<typeof seedSchema>
+
+/** One problem of a seed: where (`resellers[0].api_keys[1].scopes[0]`) and what. */
+export interface SeedIssue {
+  path: string
+  message: string
+}
+
+/** A seed that cannot be loaded; `message` lists every issue as `path: rule`. */
+export class SeedError extends Error {
+  override readonly name = 'SeedError'
+  constructor(readonly issues: SeedIssue[]) {
+    super(`invalid seed: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+  }
+}
+
+/** `resellers[0].api_keys[1]` from `['resellers', 0, 'api_keys', 1]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`
+    else out += out === '' ? String(part) : `.${String(part)}`
+  }
+  return out === '' ? '(seed)' : out
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  record: 'an object',
+}
+
+function issuesOf(error: z.core.$ZodError): SeedIssue[] {
+  const out: SeedIssue[] = []
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        out.push({ path: formatPath([...issue.path, key]), message: 'is not a known field' })
+    } else if (
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+      issue.input === undefined
+    ) {
+      out.push({ path: formatPath(issue.path), message: 'is required' })
+    } else if (issue.code === 'invalid_type') {
+      out.push({
+        path: formatPath(issue.path),
+        message: `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`,
+      })
+    } else {
+      out.push({ path: formatPath(issue.path), message: issue.message })
+    }
+  }
+  return out
+}
+
+/** Rules across fields: unique ids and keys, references that must exist, quota. */
+function crossCheck(seed: Seed): SeedIssue[] {
+  const issues: SeedIssue[] = []
+  const add = (path: PropertyKey[], message: string) => issues.push({ path: formatPath(path), message })
+  const unique = <K>(seen: Map<K, string>, key: K, path: PropertyKey[], what: string) => {
+    const first = seen.get(key)
+    if (first !== undefined) add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${first})`)
+    else seen.set(key, formatPath(path))
+  }
+  const resellerIds = new Map<number, string>()
+  const keys = new Map<string, string>()
+  const clientIds = new Map<number, string>()
+  const usernames = new Map<string, string>()
+  const domains = new Map<string, string>()
+  const ticketUuids = new Map<string, string>()
+  const serviceIds = new Map<string, string>()
+  const invoiceIds = new Map<number, string>()
+  const webhookIds = new Map<string, string>()
+  seed.resellers.forEach((reseller, r) => {
+    const at = (...rest: PropertyKey[]) => ['resellers', r, ...rest]
+    unique(resellerIds, reseller.id, at('id'), 'reseller id')
+    if (reseller.api_keys.length === 0) add(at('api_keys'), 'must list at least one key')
+    reseller.api_keys.forEach((key, k) => {
+      unique(keys, key.key, at('api_keys', k, 'key'), 'API key')
+    })
+    const packages = new Map<string, string>()
+    reseller.packages.forEach((p, i) => {
+      unique(packages, p.name, at('packages', i, 'name'), 'package name')
+    })
+    const clients = new Set<number>()
+    reseller.clients.forEach((c, i) => {
+      unique(clientIds, c.id, at('clients', i, 'id'), 'client id')
+      clients.add(c.id)
+    })
+    const limit = reseller.whm?.accounts_limit ?? 0
+    if (reseller.accounts.length > 0 && (reseller.whm === undefined || reseller.whm.status === 'none')) {
+      add(at('accounts'), 'a reseller without WHM (whm absent or status "none") cannot have accounts')
+    } else if (reseller.accounts.length > limit) {
+      add(at('accounts'), `lists ${reseller.accounts.length} accounts but whm.accounts_limit is ${limit}`)
+    }
+    reseller.accounts.forEach((a, i) => {
+      if (a.username !== undefined) unique(usernames, a.username, at('accounts', i, 'username'), 'username')
+      unique(domains, a.domain.toLowerCase(), at('accounts', i, 'domain'), 'domain')
+      if (!packages.has(a.whm_package))
+        add(at('accounts', i, 'whm_package'), `unknown package "${a.whm_package}"`)
+      if (a.client_id != null && !clients.has(a.client_id)) {
+        add(at('accounts', i, 'client_id'), `unknown client ${a.client_id} of this reseller`)
+      }
+    })
+    const services = new Set<string>()
+    reseller.services.forEach((s, i) => {
+      if (s.id !== undefined) {
+        unique(serviceIds, s.id, at('services', i, 'id'), 'service id')
+        services.add(s.id)
+      }
+    })
+    reseller.tickets.forEach((t, i) => {
+      if (t.uuid !== undefined) unique(ticketUuids, t.uuid, at('tickets', i, 'uuid'), 'ticket uuid')
+      if (t.service_id != null && !services.has(t.service_id)) {
+        add(at('tickets', i, 'service_id'), `not the id of a service of this reseller`)
+      }
+    })
+    reseller.invoices.forEach((v, i) => {
+      if (v.id !== undefined) unique(invoiceIds, v.id, at('invoices', i, 'id'), 'invoice id')
+    })
+    reseller.webhooks.forEach((w, i) => {
+      if (w.id !== undefined) unique(webhookIds, w.id, at('webhooks', i, 'id'), 'webhook id')
+      if (new Set(w.events).size !== w.events.length)
+        add(at('webhooks', i, 'events'), 'must not list an event twice')
+    })
+  })
+  return issues
+}
+
+/** Validates a seed (contract §4) and applies its defaults; throws {@link SeedError}. */
+export function parseSeed(input: unknown): Seed {
+  const result = seedSchema.safeParse(input, { reportInput: true })
+  if (!result.success) throw new SeedError(issuesOf(result.error))
+  const issues = crossCheck(result.data)
+  if (issues.length > 0) throw new SeedError(issues)
+  return result.data
+}

@@ -1,0 +1,306 @@
+/**
+ * The whole state of one mock: its tables, id counters and timestamp source, with synchronous
+ * transactions, change notification, and a JSON snapshot/restore of everything.
+ *
+ * Rules for code that writes (domain code, the webhook dispatcher):
+ * - Write through the tables only (`insert`, `update`, `delete`); never assign to a record.
+ * - Check and write synchronously: no `await` between reading a value and the write that depends
+ *   on it. Request handlers run inside {@link Store.transact}: if they throw, every write of that
+ *   request is undone, so a failing request changes nothing.
+ * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
+ */
+import type { Clock } from './clock.js'
+import {
+  AccountRow,
+  ApiKeyRow,
+  ClientRow,
+  DeliveryRow,
+  EventRow,
+  InvoiceRow,
+  MessageRow,
+  PackageRow,
+  ResellerRow,
+  ResellerWebhookRow,
+  ServiceRow,
+  SettingsRow,
+  TicketRow,
+  WebhookRow,
+} from './schemas.js'
+import { type AnyTable, StoreError, Table, type TableHost } from './table.js'
+
+/** Format marker of a {@link StoreSnapshot}. */
+export const SNAPSHOT_FORMAT = 'reseller-mock-store'
+/** Layout version of a {@link StoreSnapshot}. */
+export const SNAPSHOT_VERSION = 1
+
+/** The whole state as plain JSON: every table's rows (oldest first), the id counters, the clock offset. */
+export interface StoreSnapshot {
+  format: typeof SNAPSHOT_FORMAT
+  version: typeof SNAPSHOT_VERSION
+  tables: Record<string, unknown[]>
+  counters: Record<string, number>
+  /** The last timestamp handed out, in microseconds since the epoch: timestamps keep increasing after a restore. */
+  last_micros: number
+  /** How far mock time ran ahead of real time when the snapshot was taken (restored if the clock allows). */
+  clock_offset_ms: number
+}
+
+function createTables(host: TableHost) {
+  return {
+    /** One row, key `settings`: what the seed sets for the whole mock (`domain_price`). */
+    settings: new Table('settings', SettingsRow, (r) => r.key, host),
+    resellers: new Table('resellers', ResellerRow, (r) => r.id, host),
+    apiKeys: new Table('apiKeys', ApiKeyRow, (r) => r.key, host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    clients: new Table('clients', ClientRow, (r) => r.id, host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    /** Key `${reseller_id}/${name}`. */
+    packages: new Table('packages', PackageRow, (r) => packageKey(r.reseller_id, r.name), host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    /** Key: username (unique across all resellers); unique `domain` (lower case) across all resellers. */
+    accounts: new Table('accounts', AccountRow, (r) => r.username, host, {
+      unique: { domain: (r) => r.domain.toLowerCase() },
+      groups: {
+        reseller: (r) => r.reseller_id,
+        package: (r) => packageKey(r.reseller_id, r.whm_package),
+      },
+    }),
+    tickets: new Table('tickets', TicketRow, (r) => r.id, host, {
+      unique: { uuid: (r) => r.uuid },
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    messages: new Table('messages', MessageRow, (r) => r.id, host, {
+      groups: { ticket: (r) => r.ticket_id },
+    }),
+    services: new Table('services', ServiceRow, (r) => r.id, host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    invoices: new Table('invoices', InvoiceRow, (r) => r.id, host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    /** Key: reseller id; at most one reseller-style webhook per reseller. */
+    resellerWebhooks: new Table('resellerWebhooks', ResellerWebhookRow, (r) => r.reseller_id, host),
+    webhooks: new Table('webhooks', WebhookRow, (r) => r.id, host, {
+      groups: { reseller: (r) => r.reseller_id },
+    }),
+    deliveries: new Table('deliveries', DeliveryRow, (r) => r.delivery_id, host, {
+      groups: { webhook: (r) => r.webhook_id },
+    }),
+    /** The event outbox, oldest first; see `state/events.ts`. */
+    events: new Table('events', EventRow, (r) => r.id, host, { groups: { reseller: (r) => r.reseller_id } }),
+  }
+}
+
+/** Every table of a store. */
+export type Tables = ReturnType<typeof createTables>
+
+/** Primary key of a package row. */
+export function packageKey(resellerId: number, name: string): string {
+  return `${resellerId}/${name}`
+}
+
+/** Formats microseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+export function formatMicros(micros: number): string {
+  const iso = new Date(Math.floor(micros / 1000)).toISOString()
+  return `${iso.slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`
+}
+
+/** Reads a `…ffffffZ` timestamp back as microseconds since the epoch. */
+export function parseMicros(timestamp: string): number {
+  const match = /^(.{19})(?:\.(\d{1,6})\d*)?Z$/.exec(timestamp)
+  if (!match) return Number.NaN
+  return Date.parse(`${match[1]}Z`) * 1000 + Number((match[2] ?? '').padEnd(6, '0'))
+}
+
+export interface Store extends Tables {
+  readonly tables: Tables
+  /** The mock's clock. */
+  readonly clock: Clock
+  /** Incremented by every committed change. */
+  readonly version: number
+  /** A strictly increasing timestamp from the clock: `…:30.123456Z`. Two calls never return the same value. */
+  timestamp(): string
+  /** The next value of a named id counter (1, 2, 3…); undone with a failing transaction. */
+  nextId(counter: string): number
+  /**
+   * Runs `fn` as one transaction: if it throws, every table write and id it made is undone and the
+   * error is rethrown. Writes after an `await` inside `fn` are outside the transaction. Nested calls
+   * join the outer transaction.
+   */
+  transact<R>(fn: () => R): R
+  /** Runs `fn` once the current transaction commits (at once outside one); dropped if it fails. */
+  afterCommit(fn: () => void): void
+  /** Calls `listener` after every committed change (once per transaction). Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void
+  /** The whole state as JSON-serializable data (deep copies). */
+  snapshot(): StoreSnapshot
+  /** Replaces the whole state with a snapshot; throws (changing nothing) if it is not a valid one. */
+  restore(snapshot: unknown): void
+  /** Empties every table and counter. */
+  clear(): void
+  /** Resolves once every table's `@msw/data` collection holds every row. */
+  settled(): Promise<void>
+}
+
+interface Transaction {
+  undo: (() => void)[]
+  commit: (() => void)[]
+}
+
+/** Creates an empty store reading time from `clock`. */
+export function createStore(clock: Clock): Store {
+  let tx: Transaction | undefined
+  let version = 0
+  let lastMicros = 0
+  let counters: Record<string, number> = {}
+  const listeners = new Set<() => void>()
+
+  const notify = () => {
+    version++
+    for (const listener of listeners) {
+      try {
+        listener()
+      } catch (error) {
+        console.error('[reseller-mock] change listener failed:', error)
+      }
+    }
+  }
+
+  const host: TableHost = {
+    wrote(undo, commit) {
+      if (tx) {
+        tx.undo.push(undo)
+        if (commit) tx.commit.push(commit)
+      } else {
+        commit?.()
+        notify()
+      }
+    },
+  }
+  const tables = createTables(host)
+  const tableList = Object.values(tables) as AnyTable[]
+
+  const store: Store = {
+    ...tables,
+    tables,
+    clock,
+    get version() {
+      return version
+    },
+    timestamp() {
+      let micros = Math.floor(clock.nowMs() * 1000)
+      if (micros <= lastMicros) micros = lastMicros + 1
+      lastMicros = micros
+      return formatMicros(micros)
+    },
+    nextId(counter) {
+      const previous = counters[counter] ?? 0
+      counters[counter] = previous + 1
+      if (tx) tx.undo.push(() => (counters[counter] = previous))
+      return previous + 1
+    },
+    transact(fn) {
+      if (tx) return fn()
+      const current: Transaction = { undo: [], commit: [] }
+      tx = current
+      let result: ReturnType<typeof fn>
+      try {
+        result = fn()
+      } catch (error) {
+        tx = undefined
+        for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
+        throw error
+      }
+      tx = undefined
+      const changed = current.undo.length > 0
+      for (const commit of current.commit) commit()
+      if (changed) notify()
+      return result
+    },
+    afterCommit(fn) {
+      if (tx) tx.commit.push(fn)
+      else fn()
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    snapshot() {
+      const rows: Record<string, unknown[]> = {}
+      for (const [name, table] of Object.entries(tables)) {
+        rows[name] = structuredClone(Array.from((table as AnyTable).all()))
+      }
+      return {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        tables: rows,
+        counters: { ...counters },
+        last_micros: lastMicros,
+        clock_offset_ms: clock.offsetMs,
+      }
+    },
+    restore(input) {
+      const snapshot = checkSnapshot(input)
+      // Validate every row before touching anything: a bad snapshot changes nothing.
+      const parsed = new Map<AnyTable, unknown[]>()
+      for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
+        const rows = snapshot.tables[name] ?? []
+        parsed.set(
+          table,
+          rows.map((row, i) => {
+            const result = table.schema.safeParse(row)
+            if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
+            return result.data
+          }),
+        )
+      }
+      if (tx) throw new StoreError('restore inside a transaction')
+      for (const table of tableList) table.clear()
+      store.transact(() => {
+        for (const [table, rows] of parsed) for (const row of rows) table.insert(row as never)
+      })
+      counters = { ...snapshot.counters }
+      lastMicros = Math.max(lastMicros, snapshot.last_micros)
+      const restorable = clock as Clock & { restoreOffset?: (ms: number) => void }
+      restorable.restoreOffset?.(snapshot.clock_offset_ms)
+      notify()
+    },
+    clear() {
+      if (tx) throw new StoreError('clear inside a transaction')
+      for (const table of tableList) table.clear()
+      counters = {}
+      notify()
+    },
+    async settled() {
+      await Promise.all(tableList.map((table) => table.settled()))
+    },
+  }
+  return store
+}
+
+function checkSnapshot(input: unknown): StoreSnapshot {
+  const fail = (problem: string): never => {
+    throw new StoreError(`not a store snapshot: ${problem}`)
+  }
+  if (typeof input !== 'object' || input === null) return fail('not an object')
+  const s = input as Partial<StoreSnapshot>
+  if (s.format !== SNAPSHOT_FORMAT) fail(`format must be "${SNAPSHOT_FORMAT}"`)
+  if (s.version !== SNAPSHOT_VERSION) fail(`version must be ${SNAPSHOT_VERSION}`)
+  if (typeof s.tables !== 'object' || s.tables === null) fail('tables must be an object')
+  for (const [name, rows] of Object.entries(s.tables ?? {})) {
+    if (!Array.isArray(rows)) fail(`tables.${name} must be an array`)
+  }
+  if (typeof s.counters !== 'object' || s.counters === null) fail('counters must be an object')
+  for (const [name, value] of Object.entries(s.counters ?? {})) {
+    if (!Number.isSafeInteger(value) || value < 0) fail(`counters.${name} must be a whole number`)
+  }
+  if (typeof s.last_micros !== 'number' || !Number.isFinite(s.last_micros))
+    fail('last_micros must be a number')
+  if (typeof s.clock_offset_ms !== 'number' || !Number.isFinite(s.clock_offset_ms)) {
+    fail('clock_offset_ms must be a number')
+  }
+  return s as StoreSnapshot
+}

@@ -1,0 +1,362 @@
+/**
+ * One table of the store: an `@msw/data` collection typed and validated by a storage schema, plus
+ * the indexes that collection lacks.
+ *
+ * Why not answer from the collection's own query API: `@msw/data` 1 writes asynchronously
+ * (`create()` and `update()` await the schema and a `mutative` draft) and every query, update and
+ * delete scans its record array. The mock needs the opposite on its hot path: a domain operation
+ * checks and writes synchronously (so 20 parallel provisionings against 3 free slots give exactly
+ * 3 accounts), and reads by key stay flat from 100 to 100,000 records. So each table keeps:
+ *
+ * - `rows`: primary key → record, in insertion order (the order snapshots and lists use);
+ * - unique indexes (username, lower-cased domain, ticket uuid…) and group indexes (per-reseller
+ *   id lists, oldest first, so "newest first" pages are a reversed slice, never a sort);
+ * - the collection, which receives every record through `create()` and stores **the very same
+ *   object** (see `adopting` below), so it always holds the live records and its query API can be
+ *   used for ad-hoc questions (`findMany`) outside the hot path.
+ *
+ * Records are mutated only through {@link Table.update}: it validates the result with the storage
+ * schema, patches the object in place (the collection sees it, it holds the same object), moves
+ * index entries whose key changed, records an undo step for the surrounding transaction and bumps
+ * the record's version, which invalidates cached wire serializations.
+ */
+import { Collection } from '@msw/data'
+import { describeFieldErrors, fieldErrors } from '@reseller-api/sdk'
+import type * as z from 'zod/mini'
+
+/** Primary and index keys. */
+export type Key = string | number
+
+/** What a table tells its store about every write. */
+export interface TableHost {
+  /**
+   * A write happened: `undo` reverts it if the surrounding transaction fails; `commit` (optional)
+   * runs once it has committed (at once outside a transaction).
+   */
+  wrote(undo: () => void, commit?: () => void): void
+}
+
+/** Index definitions of a table. */
+export interface TableIndexes<T> {
+  /** Unique secondary keys; a key function returning `undefined` leaves the row out of that index. */
+  unique?: Record<string, (row: T) => Key | undefined>
+  /** Ordered groups (oldest first) of rows sharing a key, e.g. the tickets of one reseller. */
+  groups?: Record<string, (row: T) => Key>
+}
+
+/** Raised when a write would break the storage schema or a unique key: a bug, answered as a 500. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError'
+}
+
+/** The operations of any table, whatever its row type: for code that handles all tables alike. */
+export interface AnyTable {
+  readonly name: string
+  readonly schema: z.ZodMiniType
+  all(): IterableIterator<object>
+  insert(values: never): object
+  clear(): void
+  settled(): Promise<void>
+}
+
+const versions = new WeakMap<object, number>()
+
+/** Version of a stored record, bumped by every {@link Table.update}; serialization caches key on it. */
+export function rowVersion(row: object): number {
+  return versions.get(row) ?? 0
+}
+
+const EMPTY: readonly never[] = Object.freeze([])
+
+export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z.output<S> = z.output<S>> {
+  /** The `@msw/data` collection holding the same record objects as this table. */
+  collection: Collection<S>
+  readonly #rows = new Map<Key, T>()
+  readonly #unique = new Map<string, { key: (row: T) => Key | undefined; map: Map<Key, T> }>()
+  readonly #groups = new Map<string, { key: (row: T) => Key; map: Map<Key, T[]> }>()
+  readonly #pending = new Set<Promise<unknown>>()
+  /** Rows whose `create()` has not finished: the collection does not hold them yet. */
+  readonly #creating = new Set<T>()
+  #failure: unknown
+  /** The record `create()` is storing right now: the collection's schema hands it back as is. */
+  #adopting: T | undefined
+  readonly #collectionSchema: S
+
+  constructor(
+    readonly name: string,
+    readonly schema: S,
+    readonly keyOf: (row: T) => Key,
+    readonly host: TableHost,
+    indexes: TableIndexes<T> = {},
+  ) {
+    for (const [index, key] of Object.entries(indexes.unique ?? {})) {
+      this.#unique.set(index, { key, map: new Map() })
+    }
+    for (const [index, key] of Object.entries(indexes.groups ?? {})) {
+      this.#groups.set(index, { key, map: new Map() })
+    }
+    const standard = schema['~standard']
+    // The collection validates with the storage schema through Standard Schema; while a row that
+    // `insert` already validated is being created, it is handed back unchanged, so the collection
+    // stores this table's object rather than a clone.
+    this.#collectionSchema = {
+      ...schema,
+      '~standard': {
+        ...standard,
+        validate: (value: unknown) => {
+          const adopting = this.#adopting
+          if (adopting !== undefined) {
+            this.#adopting = undefined
+            return { value: adopting }
+          }
+          return standard.validate(value)
+        },
+      },
+    } as S
+    this.collection = new Collection({ schema: this.#collectionSchema })
+  }
+
+  /** Number of rows. */
+  get size(): number {
+    return this.#rows.size
+  }
+
+  /** The row with this primary key. */
+  get(key: Key): T | undefined {
+    return this.#rows.get(key)
+  }
+
+  /** The row with this key in a unique index. */
+  by(index: string, key: Key): T | undefined {
+    return this.#uniqueIndex(index).map.get(key)
+  }
+
+  /** The rows of one group, oldest first. Do not mutate the array. */
+  group(index: string, key: Key): readonly T[] {
+    return this.#groupIndex(index).map.get(key) ?? EMPTY
+  }
+
+  /** Every row, oldest first. */
+  all(): IterableIterator<T> {
+    return this.#rows.values()
+  }
+
+  /** Validates `values` with the storage schema and stores them; throws {@link StoreError} on a bad row or key clash. */
+  insert(values: T): T {
+    const row = this.#parse(values)
+    const key = this.keyOf(row)
+    if (this.#rows.has(key)) throw new StoreError(`${this.name}: duplicate key ${JSON.stringify(key)}`)
+    for (const [index, { key: keyOf, map }] of this.#unique) {
+      const k = keyOf(row)
+      if (k !== undefined && map.has(k)) {
+        throw new StoreError(`${this.name}: duplicate ${index} ${JSON.stringify(k)}`)
+      }
+    }
+    this.#index(row)
+    this.#store(row)
+    this.host.wrote(() => this.#remove(row))
+    return row
+  }
+
+  /**
+   * Applies `patch` to `row` in place after validating the result with the storage schema.
+   * Returns the same row object.
+   */
+  update(row: T, patch: Partial<T>): T {
+    if (this.#rows.get(this.keyOf(row)) !== row)
+      throw new StoreError(`${this.name}: update of a row not stored`)
+    const next = this.#parse({ ...row, ...patch })
+    const nextKey = this.keyOf(next)
+    if (nextKey !== this.keyOf(row)) throw new StoreError(`${this.name}: the primary key cannot change`)
+    for (const [index, { key: keyOf, map }] of this.#unique) {
+      const k = keyOf(next)
+      if (k !== undefined && k !== keyOf(row) && map.has(k)) {
+        throw new StoreError(`${this.name}: duplicate ${index} ${JSON.stringify(k)}`)
+      }
+    }
+    const previous: Partial<T> = {}
+    for (const field of Object.keys(patch) as (keyof T)[]) previous[field] = row[field]
+    this.#patch(row, next, patch)
+    this.host.wrote(() => this.#patch(row, { ...row, ...previous }, previous))
+    return row
+  }
+
+  /** Removes `row`. */
+  delete(row: T): void {
+    if (this.#rows.get(this.keyOf(row)) !== row) return
+    const positions = this.#remove(row)
+    // The collection lets go of the row only once the deletion is committed: a rolled-back delete
+    // puts the row back into the indexes, and the collection never had to give it up.
+    this.host.wrote(
+      () => this.#restore(row, positions),
+      () => {
+        if (this.#isInCollection(row) && this.#rows.get(this.keyOf(row)) !== row) {
+          this.collection.delete(row as never)
+        }
+      },
+    )
+  }
+
+  /** Removes every row (no undo: used by reset and restore only). */
+  clear(): void {
+    this.#rows.clear()
+    for (const { map } of this.#unique.values()) map.clear()
+    for (const { map } of this.#groups.values()) map.clear()
+    // `Collection.clear()` is quadratic (an indexOf per record); a new collection is not.
+    this.collection = new Collection({ schema: this.#collectionSchema })
+  }
+
+  /** Resolves once the collection holds every stored row (its `create()` is asynchronous). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all(this.#pending)
+    if (this.#failure !== undefined) throw this.#failure
+  }
+
+  /** The collection failed to store a row: kept for {@link settled}, never an unhandled rejection. */
+  #fail(error: unknown): void {
+    if (this.#failure === undefined) console.error(`[reseller-mock] ${this.name}:`, error)
+    this.#failure ??= error
+  }
+
+  #parse(values: unknown): T {
+    const result = this.schema.safeParse(values, { reportInput: true })
+    if (!result.success) {
+      throw new StoreError(
+        `${this.name}: invalid row: ${describeFieldErrors(fieldErrors(result.error.issues))}`,
+      )
+    }
+    return result.data as T
+  }
+
+  #uniqueIndex(index: string) {
+    const found = this.#unique.get(index)
+    if (!found) throw new StoreError(`${this.name}: no unique index ${index}`)
+    return found
+  }
+
+  #groupIndex(index: string) {
+    const found = this.#groups.get(index)
+    if (!found) throw new StoreError(`${this.name}: no group index ${index}`)
+    return found
+  }
+
+  #index(row: T): void {
+    this.#rows.set(this.keyOf(row), row)
+    for (const { key, map } of this.#unique.values()) {
+      const k = key(row)
+      if (k !== undefined) map.set(k, row)
+    }
+    for (const { key, map } of this.#groups.values()) {
+      const k = key(row)
+      const list = map.get(k)
+      if (list) list.push(row)
+      else map.set(k, [row])
+    }
+  }
+
+  /** Hands the row to the collection; the collection stores this very object. */
+  #store(row: T): void {
+    const collection = this.collection
+    this.#creating.add(row)
+    this.#adopting = row
+    let created: Promise<unknown>
+    try {
+      created = collection.create(row as never)
+    } finally {
+      this.#adopting = undefined
+    }
+    const done: Promise<void> = created.then(
+      (stored) => {
+        this.#pending.delete(done)
+        this.#creating.delete(row)
+        if (stored !== row) {
+          this.#fail(new StoreError(`${this.name}: the collection did not keep the stored row`))
+        }
+        // Removed (or cleared) while the collection was still storing it.
+        if (collection !== this.collection || this.#rows.get(this.keyOf(row)) !== row) {
+          collection.delete(stored as never)
+        }
+      },
+      (error: unknown) => {
+        this.#pending.delete(done)
+        this.#creating.delete(row)
+        this.#fail(error)
+      },
+    )
+    this.#pending.add(done)
+  }
+
+  /** Drops the row from rows and indexes; returns its group positions for an undo. */
+  #remove(row: T): Map<string, number> {
+    const positions = new Map<string, number>()
+    this.#rows.delete(this.keyOf(row))
+    for (const { key, map } of this.#unique.values()) {
+      const k = key(row)
+      if (k !== undefined && map.get(k) === row) map.delete(k)
+    }
+    for (const [index, { key, map }] of this.#groups) {
+      const k = key(row)
+      const list = map.get(k)
+      if (!list) continue
+      const at = list.lastIndexOf(row)
+      if (at !== -1) {
+        list.splice(at, 1)
+        positions.set(index, at)
+      }
+      if (list.length === 0) map.delete(k)
+    }
+    return positions
+  }
+
+  /** Puts a removed row back where it was (undo of a delete). */
+  #restore(row: T, positions: Map<string, number>): void {
+    this.#rows.set(this.keyOf(row), row)
+    for (const { key, map } of this.#unique.values()) {
+      const k = key(row)
+      if (k !== undefined) map.set(k, row)
+    }
+    for (const [index, { key, map }] of this.#groups) {
+      const k = key(row)
+      const list = map.get(k) ?? []
+      map.set(k, list)
+      list.splice(positions.get(index) ?? list.length, 0, row)
+    }
+  }
+
+  #patch(row: T, next: T, patch: Partial<T>): void {
+    const moved: [Map<Key, T>, Key | undefined, Key | undefined][] = []
+    for (const { key, map } of this.#unique.values()) {
+      const before = key(row)
+      const after = key(next)
+      if (before !== after) moved.push([map, before, after])
+    }
+    const regrouped: [Map<Key, T[]>, Key, Key][] = []
+    for (const { key, map } of this.#groups.values()) {
+      const before = key(row)
+      const after = key(next)
+      if (before !== after) regrouped.push([map, before, after])
+    }
+    for (const field of Object.keys(patch) as (keyof T)[]) row[field] = next[field]
+    for (const [map, before, after] of moved) {
+      if (before !== undefined) map.delete(before)
+      if (after !== undefined) map.set(after, row)
+    }
+    for (const [map, before, after] of regrouped) {
+      const from = map.get(before)
+      if (from) {
+        const at = from.lastIndexOf(row)
+        if (at !== -1) from.splice(at, 1)
+        if (from.length === 0) map.delete(before)
+      }
+      const to = map.get(after)
+      if (to) to.push(row)
+      else map.set(after, [row])
+    }
+    versions.set(row, rowVersion(row) + 1)
+  }
+
+  #isInCollection(row: T): boolean {
+    // A row still being created is dropped from the collection by the settle step of `#store`.
+    return !this.#creating.has(row)
+  }
+}
