@@ -50,8 +50,9 @@ const isKy = (m: { specifier: string; url: string }) =>
   /\/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(m.url)
 
 describe('importing the built webhooks entry', () => {
-  it('detects ky when something does load it (control for the checks below)', () => {
+  it('detects ky when something does load it: ky itself, and the main entry (controls for the checks below)', () => {
     expect(modulesLoadedBy('ky').some(isKy)).toBe(true)
+    expect(modulesLoadedBy(pathToFileURL(join(dist, 'index.js')).href).some(isKy)).toBe(true)
   })
 
   it.each([
