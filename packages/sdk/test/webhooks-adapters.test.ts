@@ -2,7 +2,7 @@
 // real node:http server on 127.0.0.1, directly and the way Express calls middleware.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import * as web from '../src/webhooks/index.js'
 import * as node from '../src/webhooks/node.js'
 
@@ -214,6 +214,20 @@ describe.each(entries)('createNodeHandler (%s)', (_name, api) => {
     expect(response.status).toBe(200)
     expect(await response.text()).toBe('ok')
     expect(seen).toEqual(['203.0.113.10', 'POST'])
+  })
+
+  it("gives onEvent the framework's request type when annotated, and stays a request listener", async () => {
+    const urls: (string | undefined)[] = []
+    const handler = api.createNodeHandler({
+      secret: SECRET,
+      onEvent: (_event, req: IncomingMessage) => {
+        urls.push(req.url)
+      },
+    })
+    expectTypeOf(handler).parameter(0).toEqualTypeOf<IncomingMessage>()
+    server.use(handler)
+    expect((await server.send(BODY, GOOD)).status).toBe(200)
+    expect(urls).toEqual(['/hooks'])
   })
 
   it('answers 401, 400, 405 like the fetch handler', async () => {

@@ -21,7 +21,12 @@ import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, signWith, verifyWith } from './core.js'
 import { webHmac } from './crypto-web.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
-import { createNodeHandlerWith, type NodeHandler, type NodeHandlerOptions } from './node-handler.js'
+import {
+  createNodeHandlerWith,
+  type NodeHandler,
+  type NodeHandlerOptions,
+  type NodeWebhookRequest,
+} from './node-handler.js'
 
 export type {
   GeneralEvent,
@@ -122,10 +127,14 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
  * in front of it (it reads the raw stream itself; a `Buffer` left in `req.body` by `express.raw()`
  * is used as is). Same answers as {@link createFetchHandler}.
  *
+ * @typeParam Req - the request type `onEvent` sees: inferred from its annotation
+ *   (`(event, req: IncomingMessage) => …`), else the structural {@link NodeWebhookRequest}
  * @param options - `secret`, `onEvent`, optional `maxBodyBytes` and `onError`
  * @returns `(req, res, next?) => void`
  * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
  */
-export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
+export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRequest>(
+  options: NodeHandlerOptions<Req>,
+): NodeHandler<Req> {
   return createNodeHandlerWith(webHmac, options)
 }

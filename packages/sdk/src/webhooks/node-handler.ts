@@ -48,16 +48,22 @@ export interface NodeWebhookResponse {
   end(body: string): unknown
 }
 
-/** Options of {@link createNodeHandler}: `onEvent` and `onError` also receive the request. */
-export type NodeHandlerOptions = WebhookHandlerOptions<NodeWebhookRequest>
+/**
+ * Options of {@link createNodeHandler}: `onEvent` and `onError` also receive the request. Annotate
+ * that parameter (`(event, req: IncomingMessage) => …`, or Express's `Request`) to get your
+ * framework's request type there.
+ */
+export type NodeHandlerOptions<Req extends NodeWebhookRequest = NodeWebhookRequest> =
+  WebhookHandlerOptions<Req>
 
 /**
  * A `node:http` request listener that is also an Express middleware. It always answers the request
- * itself; it calls `next(error)` only when the raw body is unavailable because a body parser such
- * as `express.json()` consumed it first (without `next`, that case is answered 500).
+ * itself. It calls `next(error)` only when it cannot: the raw body is unavailable because a body
+ * parser such as `express.json()` consumed it first (without `next`, answered 500), or writing the
+ * response threw.
  */
-export type NodeHandler = (
-  req: NodeWebhookRequest,
+export type NodeHandler<Req extends NodeWebhookRequest = NodeWebhookRequest> = (
+  req: Req,
   res: NodeWebhookResponse,
   next?: (error?: unknown) => void,
 ) => void
@@ -121,11 +127,14 @@ const CONSUMED_MESSAGE =
   "express.raw({ type: '*/*' }) for its route."
 
 /** {@link createNodeHandler} over a given backend. */
-export function createNodeHandlerWith(backend: HmacBackend, options: NodeHandlerOptions): NodeHandler {
+export function createNodeHandlerWith<Req extends NodeWebhookRequest>(
+  backend: HmacBackend,
+  options: NodeHandlerOptions<Req>,
+): NodeHandler<Req> {
   const resolved = resolveOptions(options, 'createNodeHandler')
   const max = resolved.maxBodyBytes
 
-  async function handle(req: NodeWebhookRequest, res: NodeWebhookResponse, next?: (error?: unknown) => void) {
+  async function handle(req: Req, res: NodeWebhookResponse, next?: (error?: unknown) => void) {
     if (req.method !== 'POST') return send(res, METHOD_NOT_ALLOWED)
     let body: Payload | undefined
     const parsed = req.body

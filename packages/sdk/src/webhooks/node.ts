@@ -10,7 +10,12 @@ import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, signWith, verifyWith } from './core.js'
 import { nodeHmac } from './crypto-node.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
-import { createNodeHandlerWith, type NodeHandler, type NodeHandlerOptions } from './node-handler.js'
+import {
+  createNodeHandlerWith,
+  type NodeHandler,
+  type NodeHandlerOptions,
+  type NodeWebhookRequest,
+} from './node-handler.js'
 
 export type {
   GeneralEvent,
@@ -69,6 +74,8 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
 }
 
 /** Makes a `node:http` / Express webhook handler (see the default entry). */
-export function createNodeHandler(options: NodeHandlerOptions): NodeHandler {
+export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRequest>(
+  options: NodeHandlerOptions<Req>,
+): NodeHandler<Req> {
   return createNodeHandlerWith(nodeHmac, options)
 }
