@@ -13,6 +13,7 @@
 import type { HttpHandler } from 'msw'
 import { createContext } from './context.js'
 import { routes } from './handlers/index.js'
+import { registerInternals } from './internal.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
@@ -22,6 +23,7 @@ import { demoSeed } from './seed/demo.js'
 import { parseSeed, type SeedInput } from './seed/schema.js'
 import { type ListenOptions, listen, type RunningServer } from './server/listen.js'
 import { type Clock, createClock } from './state/clock.js'
+import { attachDispatcher } from './webhooks/index.js'
 
 /** Base URL of a mock created without `baseUrl`. */
 export const DEFAULT_BASE_URL = 'https://api.reseller.test'
@@ -65,8 +67,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     clock,
     seed,
   })
+  // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
+  const dispatcher = attachDispatcher(context)
   const handle = createHandle(routes, context)
-  return {
+  const mock: MockApi = {
     baseUrl: base.href,
     handlers: createMswHandlers(routes, base, handle),
     fetch: createFetch(handle, base),
@@ -75,6 +79,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     reset: () => context.reset(),
     listen: (listenOptions) => listen(handle, listenOptions),
   }
+  registerInternals(mock, { context, dispatcher })
+  return mock
 }
 
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'

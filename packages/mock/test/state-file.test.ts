@@ -19,11 +19,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const doc = (state: unknown, offset = 0): StateDocument => ({
+const doc = (state: unknown): StateDocument => ({
   format: STATE_FORMAT,
   version: STATE_VERSION,
   saved_at: new Date(0).toISOString(),
-  clock_offset_ms: offset,
   state: state as object,
 })
 
@@ -34,9 +33,9 @@ describe('state file', () => {
 
   it('round-trips what the writer saved', async () => {
     const path = join(dir, 'state.json')
-    const writer = createStateFileWriter(path, () => doc({ tickets: [1, 2] }, 1234))
+    const writer = createStateFileWriter(path, () => doc({ tickets: [1, 2] }))
     await writer.save()
-    expect(await readStateFile(path)).toEqual(doc({ tickets: [1, 2] }, 1234))
+    expect(await readStateFile(path)).toEqual(doc({ tickets: [1, 2] }))
   })
 
   it.each([
@@ -44,15 +43,11 @@ describe('state file', () => {
     ['empty', '', /is empty/],
     ['an array', '[]', /is not a JSON object/],
     ['another format', '{"format":"x"}', /is not a reseller-mock state file/],
+    ['another version', JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} }), /has version 99/],
     [
-      'another version',
-      JSON.stringify({ format: STATE_FORMAT, version: 99, clock_offset_ms: 0, state: {} }),
-      /has version 99/,
-    ],
-    [
-      'a bad offset',
-      JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, clock_offset_ms: -1, state: {} }),
-      /clock_offset_ms/,
+      'without state',
+      JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION }),
+      /"state" must be an object/,
     ],
   ])('refuses a file that is %s, naming the file, and leaves it untouched', async (_, content, problem) => {
     const path = join(dir, 'state.json')

@@ -70,14 +70,14 @@ export async function startReceiver(answer: (n: number, req: Received) => number
 }
 
 const PYTHON_RECEIVER = `
-import hashlib, hmac, json, sys
+import hashlib, hmac, json, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-secret = sys.argv[1].encode()
+state = {'secret': sys.argv[1].encode()}
 class Receiver(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get('Content-Length', '0')))
-        expected = 'sha256=' + hmac.new(secret, body, hashlib.sha256).hexdigest()
+        expected = 'sha256=' + hmac.new(state['secret'], body, hashlib.sha256).hexdigest()
         got = self.headers.get('X-Service-Signature', '')
         valid = hmac.compare_digest(expected, got)
         print(json.dumps({'valid': valid, 'signature': got, 'body': body.decode('utf-8'),
@@ -88,45 +88,59 @@ class Receiver(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 server = ThreadingHTTPServer(('127.0.0.1', 0), Receiver)
+threading.Thread(target=server.serve_forever, daemon=True).start()
 print(json.dumps({'port': server.server_address[1]}), flush=True)
-server.serve_forever()
+for line in sys.stdin:
+    state['secret'] = line.rstrip('\\n').encode()
+    print(json.dumps({'secret_set': True}), flush=True)
 `
 
-/** A receiver written in Python with only its standard library: it recomputes the HMAC itself. */
-export async function startPythonReceiver(secret: string) {
+/**
+ * A receiver written in Python with only its standard library: it recomputes the HMAC itself and
+ * answers 200 on a valid signature, 401 otherwise. `setSecret` changes the secret it checks with
+ * (a general webhook's secret is only known once the webhook exists, which needs the URL first).
+ */
+export async function startPythonReceiver(secret = '') {
   const child: ChildProcess = spawn('python3', ['-c', PYTHON_RECEIVER, secret], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   })
   const lines = createInterface({ input: child.stdout! })
   const seen: Array<{ valid: boolean; signature: string; body: string; delivery: string }> = []
   const waiters: Array<() => void> = []
+  let acks = 0
   const port = await new Promise<number>((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code) => reject(new Error(`python receiver exited with ${code}`)))
     lines.on('line', (line) => {
       const parsed = JSON.parse(line)
       if ('port' in parsed) resolve(parsed.port)
-      else {
-        seen.push(parsed)
-        for (const w of waiters.splice(0)) w()
-      }
+      else if ('secret_set' in parsed) acks++
+      else seen.push(parsed)
+      for (const w of waiters.splice(0)) w()
     })
   })
+  const until = async (done: () => boolean, what: string, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`python receiver: timed out waiting for ${what}`)
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve)
+        setTimeout(resolve, 50)
+      })
+    }
+  }
   return {
     url: `http://127.0.0.1:${port}/hook`,
     seen,
-    /** Resolves once `n` deliveries were seen (bounded by `timeoutMs`). */
-    async waitFor(n: number, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs
-      while (seen.length < n) {
-        if (Date.now() > deadline) throw new Error(`python receiver saw ${seen.length} of ${n} deliveries`)
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve)
-          setTimeout(resolve, 50)
-        })
-      }
+    async setSecret(next: string) {
+      const target = acks + 1
+      child.stdin!.write(`${next}\n`)
+      await until(() => acks >= target, 'the new secret')
     },
+    /** Resolves once `n` deliveries were seen (bounded by `timeoutMs`). */
+    waitFor: (n: number, timeoutMs = 5000) => until(() => seen.length >= n, `${n} deliveries`, timeoutMs),
     close() {
+      child.stdin!.end()
       child.kill('SIGTERM')
     },
   }

@@ -116,6 +116,16 @@ describe('retry schedule: 1 min, 10 min, 1 h after the failed attempts, at most 
     expect(mem.deliveries.get(record!.delivery_id)).toMatchObject({ retries: 3, next_attempt_at: null })
   })
 
+  it('advance(ms) moves the offset by exactly ms, even when tasks ran on the way', async () => {
+    const { clock, emit } = await setup(() => 500)
+    emit()
+    const before = clock.offsetMs
+    await clock.advance(2 * 60 * MINUTE)
+    expect(clock.offsetMs - before).toBe(2 * 60 * MINUTE)
+    await expect(clock.advance(-1)).rejects.toThrow(RangeError)
+    await expect(clock.advance(Number.NaN)).rejects.toThrow(RangeError)
+  })
+
   it('the first attempt runs on its own in real time, outside the request that caused it', async () => {
     const { receiver, mem, emit } = await setup(() => 200)
     const [record] = emit()

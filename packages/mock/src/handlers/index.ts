@@ -3,6 +3,7 @@
  * `Route[]` from its handlers file and listing it here.
  */
 import type { Route } from '../routing/route.js'
+import { deliveryRoutes } from '../webhooks/routes.js'
 import { controlRoutes } from './control.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
@@ -22,4 +23,5 @@ export const routes: readonly Route[] = [
   ...serviceRoutes,
   ...invoiceRoutes,
   ...controlRoutes,
+  ...deliveryRoutes,
 ]

@@ -7,15 +7,16 @@ export const STATE_FORMAT = 'reseller-mock-state'
 /** Version of the state file layout; a file of another version is refused. */
 export const STATE_VERSION = 1
 
-/** What a state file holds: the whole store snapshot and the clock's offset. */
+/**
+ * What a state file holds: the whole store snapshot (every table, including the delivery records
+ * whose `next_attempt_at` are the pending retries, the id counters and the clock's offset).
+ */
 export interface StateDocument {
   format: typeof STATE_FORMAT
   version: typeof STATE_VERSION
   /** Real time of the write, ISO 8601; informative only. */
   saved_at: string
-  /** How far mock time ran ahead of real time, in milliseconds. */
-  clock_offset_ms: number
-  /** The store snapshot: every collection, including delivery records with their `next_attempt_at`. */
+  /** The store snapshot; validated by the store's `restore()`. */
   state: unknown
 }
 
@@ -66,10 +67,6 @@ function checkStateDocument(path: string, value: unknown): StateDocument {
       path,
       `has version ${JSON.stringify(doc.version)}; this mock reads version ${STATE_VERSION}`,
     )
-  }
-  const offset = doc.clock_offset_ms
-  if (typeof offset !== 'number' || !Number.isFinite(offset) || offset < 0) {
-    throw new StateFileError(path, '"clock_offset_ms" must be a number >= 0')
   }
   if (typeof doc.state !== 'object' || doc.state === null) {
     throw new StateFileError(path, '"state" must be an object')

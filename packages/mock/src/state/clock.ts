@@ -72,8 +72,14 @@ export function createClock(options: ClockOptions = {}): Clock {
     }
   }
 
-  /** Runs due tasks in time order; with a `target`, steps mock time forward through the tasks up to it. */
-  const drain = async (target?: number) => {
+  /**
+   * Runs due tasks in time order. With `advanceMs`, first fixes the target `now + advanceMs`, steps
+   * mock time forward through the tasks up to it, and ends with the offset exactly `advanceMs` larger
+   * (real time that passed meanwhile still counts on top, as it always does).
+   */
+  const drain = async (advanceMs?: number) => {
+    const startOffset = offsetMs
+    const target = advanceMs === undefined ? undefined : nowMs() + advanceMs
     for (;;) {
       const first = tasks[0]
       if (!first) break
@@ -87,16 +93,13 @@ export function createClock(options: ClockOptions = {}): Clock {
       while (tasks[0] && tasks[0].at <= now) batch.push(tasks.shift()!)
       await Promise.all(batch.map(runTask))
     }
-    if (target !== undefined) {
-      const now = nowMs()
-      if (now < target) offsetMs += target - now
-    }
+    if (advanceMs !== undefined) offsetMs = Math.max(offsetMs, startOffset + advanceMs)
     arm()
   }
 
   // Drains run one after another so that two advances never run the same task twice.
-  const enqueue = (target?: number): Promise<void> => {
-    draining = draining.then(() => drain(target))
+  const enqueue = (advanceMs?: number): Promise<void> => {
+    draining = draining.then(() => drain(advanceMs))
     return draining
   }
   const runDue = () => enqueue()
@@ -111,7 +114,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         return Promise.reject(new RangeError(`clock.advance: ms must be a finite number >= 0, got ${ms}`))
       }
-      return enqueue(nowMs() + ms)
+      return enqueue(ms)
     },
     schedule(at: number, run: () => unknown) {
       const task: ScheduledTask = { at, run }

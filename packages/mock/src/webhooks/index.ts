@@ -1,0 +1,116 @@
+/**
+ * The webhook side of a mock: one dispatcher per {@link MockContext}, fed by the event outbox,
+ * reset with the state, reading and writing delivery rows in the store.
+ */
+import type { MockContext } from '../context.js'
+import type { DeliveryRow } from '../state/schemas.js'
+import type { Store } from '../state/store.js'
+import {
+  createDispatcher,
+  type DeliveryRecord,
+  type DeliveryStore,
+  type Dispatcher,
+  type DispatcherOptions,
+} from './dispatcher.js'
+
+/** Options a mock's owner may change after creation (the standalone server does). */
+export type DispatcherSettings = Pick<
+  DispatcherOptions,
+  'bypassMsw' | 'checkTarget' | 'onChange' | 'timeoutMs'
+>
+
+/** A dispatcher bound to a mock's context. */
+export interface MockDispatcher extends Dispatcher {
+  /** Changes delivery settings for the attempts that start from now on. */
+  configure(settings: DispatcherSettings): void
+}
+
+const dispatchers = new WeakMap<MockContext, MockDispatcher>()
+
+/** The {@link DeliveryStore} view of a mock's store. */
+export function deliveryStoreOf(store: Store): DeliveryStore {
+  return {
+    insertDelivery: (record) => void store.deliveries.insert(record as DeliveryRow),
+    updateDelivery(id, patch) {
+      const row = store.deliveries.get(id)
+      if (row) store.deliveries.update(row, patch as Partial<DeliveryRow>)
+    },
+    getDelivery: (id) => store.deliveries.get(id) as DeliveryRecord | undefined,
+    pendingDeliveries: () =>
+      Array.from(store.deliveries.all()).filter((d) => d.next_attempt_at !== null) as DeliveryRecord[],
+    resellerWebhook(resellerId) {
+      const row = store.resellerWebhooks.get(resellerId)
+      return row ? { url: row.url, secret: row.secret } : undefined
+    },
+    generalWebhook(id) {
+      const row = store.webhooks.get(id)
+      return row ? { url: row.url, secret: row.secret } : undefined
+    },
+    subscribedWebhooks: (resellerId, event) =>
+      store.webhooks
+        .group('reseller', resellerId)
+        .filter((w) => (w.events as string[]).includes(event))
+        .map((w) => ({ id: w.id, url: w.url, secret: w.secret })),
+  }
+}
+
+/**
+ * Creates the dispatcher of a mock: every committed event is queued for delivery, and a reset
+ * re-schedules from the (reset) delivery rows. Call once per context.
+ */
+export function attachDispatcher(
+  context: MockContext,
+  options: Omit<DispatcherOptions, 'clock' | 'store' | 'insecureWebhooks'> = {},
+): MockDispatcher {
+  const settings: DispatcherSettings = { ...options }
+  let dispatcher = build()
+  function build() {
+    return createDispatcher({
+      ...options,
+      ...settings,
+      clock: context.clock,
+      store: deliveryStoreOf(context.store),
+      insecureWebhooks: context.insecureWebhooks,
+      // Through `settings`, so that `configure` also reaches attempts already scheduled.
+      onChange: () => settings.onChange?.(),
+      checkTarget: (url) => settings.checkTarget?.(url) ?? Promise.resolve(null),
+    })
+  }
+  context.onEvent((event) =>
+    dispatcher.enqueue({
+      id: event.id,
+      reseller_id: event.reseller_id,
+      style: event.style,
+      event: event.event,
+      payload: event.payload,
+    }),
+  )
+  context.onReset(() => dispatcher.resume())
+  const bound: MockDispatcher = {
+    enqueue: (event) => dispatcher.enqueue(event),
+    deliverNow: (...args) => dispatcher.deliverNow(...args),
+    sendOnce: (...args) => dispatcher.sendOnce(...args),
+    resume: () => dispatcher.resume(),
+    idle: () => dispatcher.idle(),
+    stop: () => dispatcher.stop(),
+    configure(next) {
+      const rebuild = next.bypassMsw !== undefined || next.timeoutMs !== undefined
+      Object.assign(settings, next)
+      if (rebuild) {
+        // Fetch settings are fixed per dispatcher: swap in a new one over the same rows.
+        dispatcher.stop()
+        dispatcher = build()
+        dispatcher.resume()
+      }
+    },
+  }
+  dispatchers.set(context, bound)
+  return bound
+}
+
+/** The dispatcher of a mock's context. */
+export function dispatcherOf(context: MockContext): MockDispatcher {
+  const dispatcher = dispatchers.get(context)
+  if (!dispatcher) throw new Error('this mock has no webhook dispatcher')
+  return dispatcher
+}

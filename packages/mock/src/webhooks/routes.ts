@@ -1,0 +1,129 @@
+/**
+ * The delivery side's routes: the two test endpoints (spec §4.4, §4.5), the delivery history and
+ * `POST /__mock/clock/advance` (contract §4).
+ */
+import {
+  Delivery,
+  GeneralEvent,
+  ResellerEvent,
+  ResellerWebhookTestResult,
+  WebhookTestBody,
+} from '@reseller-api/sdk'
+import * as z from 'zod/mini'
+import { findWebhook } from '../domain/webhooks.js'
+import { errors } from '../routing/errors.js'
+import { data, page, serializer } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+import { toTimestampMicros } from '../state/clock.js'
+import type { DeliveryRow } from '../state/schemas.js'
+import { dispatcherOf } from './index.js'
+
+const deliveryJson = serializer<DeliveryRow>(Delivery)
+
+/** Longest single clock move through the control endpoint: 10 years, in seconds. */
+export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
+
+/** Body of `POST /__mock/clock/advance`. */
+export const ClockAdvanceBody = z.strictObject({
+  seconds: z
+    .number('must be a number of seconds')
+    .check(
+      z.gte(0, 'must be 0 or more'),
+      z.lte(MAX_ADVANCE_SECONDS, `must be at most ${MAX_ADVANCE_SECONDS} (10 years)`),
+    ),
+})
+
+/** Answer of `POST /__mock/clock/advance`: the mock time after the move, and its lead over real time. */
+export const ClockState = z.object({ now: z.string(), offset_ms: z.number() })
+
+const FICTITIOUS_UUID = '00000000-0000-4000-8000-000000000000'
+
+/** Sample `data` of a test delivery: the shape the SDK's schemas expect for that event name. */
+function sampleData(event: string, webhookId: string): Record<string, unknown> {
+  switch (event) {
+    case 'ticket.created':
+      return {
+        ticket_id: FICTITIOUS_UUID,
+        subject: 'Test ticket',
+        department: 'technical',
+        priority: 'normal',
+        status: 'open',
+      }
+    case 'ticket.replied':
+      return { ticket_id: FICTITIOUS_UUID, message_id: 1, message: 'Test reply', status: 'in_progress' }
+    case 'test':
+      return { webhook_id: webhookId, message: 'This is a test event sent by POST /webhooks/{id}/test.' }
+    default:
+      return { test: true }
+  }
+}
+
+export const deliveryRoutes: Route[] = [
+  route(
+    'POST',
+    '/api/v1/reseller/webhook/test',
+    { scope: 'reseller:webhooks' },
+    async (call) => {
+      const { store } = call.mock
+      const config = store.resellerWebhooks.get(call.caller.reseller.id)
+      if (!config) {
+        throw errors.notFound(
+          'reseller webhook (none is configured: set one with PUT /api/v1/reseller/webhook)',
+        )
+      }
+      // A fictitious event, marked as simulated: `sandbox: true`, as sandbox events always are.
+      const payload = ResellerEvent.parse({
+        event: 'hosting.created',
+        sandbox: true,
+        timestamp: store.timestamp(),
+        data: { client_id: 1, domain: 'webhook-test.example.com', username: 'webhook', whm_package: 'test' },
+      })
+      const result = await dispatcherOf(call.mock).sendOnce(config, payload.event, payload)
+      return data(ResellerWebhookTestResult, {
+        url: config.url,
+        status_code: result.httpStatus,
+        delivered: result.ok,
+        error: result.error,
+      })
+    },
+    { transaction: false },
+  ),
+
+  route(
+    'POST',
+    '/api/v1/webhooks/:id/test',
+    // A test delivery enters the history (and the retry schedule): a state change, refused to sandbox keys.
+    { scope: 'reseller:webhooks', sandbox: 'refuse' },
+    async (call) => {
+      const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
+      const { event } = call.body(WebhookTestBody, { optional: true })
+      const payload = GeneralEvent.parse({
+        event,
+        created_at: call.mock.store.timestamp().replace(/Z$/, '+00:00'),
+        data: sampleData(event, webhook.id),
+      })
+      const record = await dispatcherOf(call.mock).deliverNow(webhook.reseller_id, webhook.id, event, payload)
+      return data(Delivery, record)
+    },
+    { transaction: false },
+  ),
+
+  route('GET', '/api/v1/webhooks/:id/deliveries', { scope: 'reseller:webhooks' }, (call) => {
+    const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
+    const n = call.page()
+    return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)
+  }),
+
+  route(
+    'POST',
+    '/__mock/clock/advance',
+    { auth: 'none' },
+    async (call) => {
+      const { seconds } = call.body(ClockAdvanceBody)
+      const { clock } = call.mock
+      await clock.advance(seconds * 1000)
+      return data(ClockState, { now: toTimestampMicros(clock.now()), offset_ms: clock.offsetMs })
+    },
+    { transaction: false },
+  ),
+]
