@@ -22,7 +22,7 @@ export interface MockContext {
   emit(input: EmitInput): EventRow
   /** Registers a listener of committed events (the webhook dispatcher). Returns an unsubscribe function. */
   onEvent(listener: EventListener): () => void
-  /** Empties the state and loads the seed again, then tells the reset listeners. */
+  /** Returns the state to the seed as first loaded (same ids, uuids and timestamps), then tells the reset listeners. */
   reset(): void
   /** Registers a listener called after every reset (e.g. to drop pending deliveries). */
   onReset(listener: () => void): () => void
@@ -41,6 +41,8 @@ export function createContext(options: ContextOptions): MockContext {
   const outbox = createOutbox(store)
   const resetListeners = new Set<() => void>()
   applySeed(store, options.seed)
+  // Reset restores this snapshot: the same uuids, ids and timestamps as at creation.
+  const seeded = store.snapshot()
   return {
     baseUrl: options.baseUrl,
     insecureWebhooks: options.insecureWebhooks,
@@ -50,8 +52,7 @@ export function createContext(options: ContextOptions): MockContext {
     emit: outbox.emit,
     onEvent: outbox.onEvent,
     reset() {
-      store.clear()
-      applySeed(store, options.seed)
+      store.restore(seeded)
       for (const listener of resetListeners) listener()
     },
     onReset(listener) {

@@ -197,9 +197,15 @@ export function createStore(clock: Clock): Store {
       return formatMicros(micros)
     },
     nextId(counter) {
+      const had = counter in counters
       const previous = counters[counter] ?? 0
       counters[counter] = previous + 1
-      if (tx) tx.undo.push(() => (counters[counter] = previous))
+      if (tx) {
+        tx.undo.push(() => {
+          if (had) counters[counter] = previous
+          else delete counters[counter]
+        })
+      }
       return previous + 1
     },
     transact(fn) {
