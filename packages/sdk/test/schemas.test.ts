@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   ApiKey,
+  checkEventEnvelope,
   DEPARTMENTS,
   Delivery,
   ERROR_CODES,
@@ -354,6 +355,26 @@ describe('events (spec §2.12, §6)', () => {
     if (parsed.event === 'vps.activated' && 'sandbox' in parsed) expect(parsed.data.ipv4).toBe('203.0.113.7')
     else throw new Error('not narrowed')
     expect(WebhookEvent.safeParse({ ...event, data: { client_id: 1 } }).success).toBe(false)
+  })
+
+  it('the zod-free envelope check of the webhooks entry accepts what the zod schema accepts', () => {
+    const reseller = {
+      event: 'hosting.created',
+      sandbox: true,
+      timestamp: '2026-11-22T10:15:30.123456Z',
+      data: { client_id: 1, domain: 'a.com', username: 'a', whm_package: 'starter' },
+    }
+    const general = { event: 'domain.registered', created_at: '2026-11-22T10:15:30+00:00', data: {} }
+    for (const event of [reseller, general]) {
+      expect(WebhookEvent.safeParse(event).success).toBe(true)
+      expect(checkEventEnvelope(event)).toBeUndefined()
+    }
+    expect(checkEventEnvelope({ ...general, created_at: '2026-11-22T10:15:30Z' })).toEqual({
+      created_at: ['must be an ISO 8601 timestamp with a numeric offset (YYYY-MM-DDTHH:MM:SS+HH:MM)'],
+    })
+    expect(checkEventEnvelope({ event: 'ticket.*', data: {} })).toEqual({
+      event: ['unknown event "ticket.*"'],
+    })
   })
 
   it('parses a general-style event with a numeric-offset created_at', () => {

@@ -197,9 +197,15 @@ describe.each(entries)('%s', (_name, api) => {
       ['an object without event', '{}', 'event: is required'],
       ['an unknown event name', '{"event":"vps.exploded"}', 'event: unknown event "vps.exploded"'],
       [
-        'vps.activated with a bad field',
-        JSON.stringify({ ...vpsActivated, data: { ...vpsActivated.data, server_id: 'x' } }),
-        'data.server_id: must be a number',
+        'an event whose data is not an object',
+        JSON.stringify({ ...vpsActivated, data: 'x' }),
+        'data: must be an object',
+      ],
+      ['an event without data', JSON.stringify({ ...vpsActivated, data: undefined }), 'data: is required'],
+      [
+        'a reseller event with a timestamp that is not UTC',
+        JSON.stringify({ ...vpsActivated, timestamp: '2026-11-22T10:15:30+02:00' }),
+        'timestamp: must be an ISO 8601 UTC timestamp ending in Z',
       ],
       [
         'a reseller event without sandbox',

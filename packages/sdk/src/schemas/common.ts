@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { OFFSET_TIMESTAMP_PATTERN, UTC_TIMESTAMP_PATTERN } from './event-envelope.js'
 
 /** ISO 8601 UTC timestamp with microseconds, e.g. `2026-11-22T10:15:30.123456Z` (spec §2.7). */
 export const TimestampMicros = z.iso.datetime({
@@ -7,14 +8,16 @@ export const TimestampMicros = z.iso.datetime({
 })
 
 /** ISO 8601 UTC timestamp of any precision, e.g. `2026-11-22T10:15:30Z` (spec §2.11, §2.12). */
-export const TimestampUtc = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp ending in Z' })
+export const TimestampUtc = z
+  .string()
+  .check(z.regex(UTC_TIMESTAMP_PATTERN, 'must be an ISO 8601 UTC timestamp ending in Z'))
 
 /** ISO 8601 timestamp with a numeric offset, e.g. `2026-11-22T10:15:30+00:00` (general events, spec §2.12). */
 export const TimestampWithOffset = z
   .string()
   .check(
     z.regex(
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/,
+      OFFSET_TIMESTAMP_PATTERN,
       'must be an ISO 8601 timestamp with a numeric offset (YYYY-MM-DDTHH:MM:SS+HH:MM)',
     ),
   )

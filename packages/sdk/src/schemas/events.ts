@@ -1,34 +1,12 @@
 import * as z from 'zod/mini'
 import { Id, TimestampUtc, TimestampWithOffset, Uuid } from './common.js'
+import { GENERAL_EVENTS, RESELLER_EVENTS } from './event-envelope.js'
 
-/** Reseller-style event names (spec §6.1). */
-export const RESELLER_EVENTS = [
-  'hosting.created',
-  'domain.registered',
-  'vps.provisioning',
-  'vps.activated',
-  'email.provisioning',
-  'email.activated',
-  'wallet.debited',
-  'wallet.credited',
-] as const
 /** A reseller-style event name. */
 export const ResellerEventName = z.enum(RESELLER_EVENTS)
 /** A reseller-style event name. */
 export type ResellerEventName = z.infer<typeof ResellerEventName>
 
-/** General-style event names a webhook may subscribe to (spec §6.2). */
-export const GENERAL_EVENTS = [
-  'service.activated',
-  'service.suspended',
-  'service.cancelled',
-  'payment.completed',
-  'payment.failed',
-  'domain.registered',
-  'domain.renewed',
-  'ticket.created',
-  'ticket.replied',
-] as const
 /** A general-style event name; wildcards such as `*` are refused. */
 export const GeneralEventName = z.enum(GENERAL_EVENTS, {
   error: (issue) =>

@@ -1,4 +1,5 @@
 export * from './common.js'
+export * from './event-envelope.js'
 export * from './events.js'
 export * from './hosting.js'
 export * from './invoices.js'

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { Count, TimestampMicros } from './common.js'
-import { GENERAL_EVENTS, GeneralEventName } from './events.js'
+import { GENERAL_EVENTS } from './event-envelope.js'
+import { GeneralEventName } from './events.js'
 
 /** Any URL that parses; where it may point is judged by the server (see {@link SecureWebhookUrl}). */
 export const WebhookUrl = z.url({ error: 'must be a valid URL' })
