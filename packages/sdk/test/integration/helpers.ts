@@ -57,7 +57,9 @@ export function integrationSeed(): SeedInput {
           { key: KEYS.readOnly, scopes: ['support:read'] },
           { key: KEYS.noScope, scopes: [] },
         ],
-        accounts: [{ username: 'existing', domain: 'existing.example', client_id: 501, whm_package: 'starter' }],
+        accounts: [
+          { username: 'existing', domain: 'existing.example', client_id: 501, whm_package: 'starter' },
+        ],
         services: [{ id: SERVICE_ID, type: 'hosting', name: 'Hosting of existing.example' }],
         invoices: [
           { number: 'INV-1', total: 10, status: 'paid', created_at: '2025-01-01T00:00:00.000Z' },

@@ -158,7 +158,10 @@ describe('whm.accounts', () => {
 
     expect(await api.whm.accounts.suspend('existing')).toMatchObject({ status: 'suspended' })
     expect((await api.whm.accounts.list()).data[0]?.status).toBe('suspended')
-    expect(await api.whm.accounts.unsuspend('existing')).toMatchObject({ status: 'active', suspended_at: null })
+    expect(await api.whm.accounts.unsuspend('existing')).toMatchObject({
+      status: 'active',
+      suspended_at: null,
+    })
 
     expect(await api.whm.accounts.delete('existing')).toEqual({ username: 'existing', deleted: true })
     const empty = await api.whm.accounts.list()
@@ -183,7 +186,15 @@ describe('whm.packages', () => {
       maxsub: 1,
     })
 
-    const gold = { name: 'gold', quota: 8000, bandwidth: 80000, maxsql: 10, maxpop: 50, maxftp: 5, maxsub: 10 }
+    const gold = {
+      name: 'gold',
+      quota: 8000,
+      bandwidth: 80000,
+      maxsql: 10,
+      maxpop: 50,
+      maxftp: 5,
+      maxsub: 10,
+    }
     const { data: created, response } = await api.whm.packages.create(gold).withResponse()
     expect(response.status).toBe(201)
     expect(created).toEqual(gold)
@@ -231,7 +242,12 @@ describe('tickets', () => {
     })
 
     const detail = await api.tickets.get(created.ticket_id)
-    expect(detail).toMatchObject({ uuid: created.ticket_id, subject: 'Disk full', status: 'open', service_id: null })
+    expect(detail).toMatchObject({
+      uuid: created.ticket_id,
+      subject: 'Disk full',
+      status: 'open',
+      service_id: null,
+    })
     expect(detail.messages.map((m) => [m.from, m.message])).toEqual([['client', 'Our disk is full.']])
   })
 
@@ -263,9 +279,15 @@ describe('tickets', () => {
 
   it('reply answers 201 and appears in get(); close then reopen move the status', async () => {
     const api = sdk(newMock())
-    const { ticket_id } = await api.tickets.create({ subject: 'Help', message: 'first', department: 'general' })
+    const { ticket_id } = await api.tickets.create({
+      subject: 'Help',
+      message: 'first',
+      department: 'general',
+    })
 
-    const { data: reply, response } = await api.tickets.reply(ticket_id, { message: 'more details' }).withResponse()
+    const { data: reply, response } = await api.tickets
+      .reply(ticket_id, { message: 'more details' })
+      .withResponse()
     expect(response.status).toBe(201)
     expect(reply).toMatchObject({ message: 'more details', from: 'client' })
     expect(reply.id).toEqual(expect.any(Number))
@@ -395,7 +417,9 @@ describe('webhooks', () => {
     expect(test.delivery_id).toEqual(expect.any(String))
     expect(receiver.received).toHaveLength(1)
     const first = receiver.received[0]!
-    expect(await verifySignature(first.body, first.headers[SIGNATURE_HEADER] as string, hook.secret)).toBe(true)
+    expect(await verifySignature(first.body, first.headers[SIGNATURE_HEADER] as string, hook.secret)).toBe(
+      true,
+    )
     expect(JSON.parse(first.body)).toMatchObject({ event: 'test' })
 
     // A ticket creation is delivered to the subscribed webhook, on the mock's clock.
@@ -404,7 +428,10 @@ describe('webhooks', () => {
     await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 5000 })
     const second = receiver.received[1]!
     const event = await constructEvent(second.body, second.headers[SIGNATURE_HEADER] as string, hook.secret)
-    expect(event).toMatchObject({ event: 'ticket.created', data: { ticket_id: ticket.ticket_id, subject: 'Hook me' } })
+    expect(event).toMatchObject({
+      event: 'ticket.created',
+      data: { ticket_id: ticket.ticket_id, subject: 'Hook me' },
+    })
 
     await vi.waitFor(
       async () => {
