@@ -1,2 +1,199 @@
 #!/usr/bin/env node
-console.log('placeholder')
+/**
+ * `reseller-mock`: the mock as a standalone HTTP server (contract §4).
+ *
+ *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks] [--quiet]
+ *
+ * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
+ * port that cannot be taken, or any other failure to start.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { type KeyInfo, startStandalone } from './server/standalone.js'
+
+const USAGE = `Usage: reseller-mock [options]
+
+Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
+
+Options:
+  --port N              port to listen on (default 4010; 0 takes a free port)
+  --host HOST           interface to bind (default 127.0.0.1)
+  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed)
+  --state FILE          load the state from FILE if it exists and write every change through to it
+                        before answering (survives a kill, pending webhook retries included)
+  --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
+  --quiet               no request log
+  --help                show this help
+`
+
+/** A problem to report in one line on stderr, then exit 1. */
+class UsageError extends Error {}
+
+interface Flags {
+  port: number
+  host: string
+  seed?: string
+  state?: string
+  insecureWebhooks: boolean
+  quiet: boolean
+  help: boolean
+}
+
+function parseFlags(argv: string[]): Flags {
+  let values: ReturnType<typeof parse>['values']
+  function parse() {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        state: { type: 'string' },
+        'insecure-webhooks': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  }
+  try {
+    values = parse().values
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const rawPort = values.port ?? '4010'
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`)
+  }
+  const host = values.host ?? '127.0.0.1'
+  if (host.trim() === '') throw new UsageError('--host must not be empty')
+  for (const name of ['seed', 'state'] as const) {
+    if (values[name] !== undefined && values[name].trim() === '')
+      throw new UsageError(`--${name} needs a file name`)
+  }
+  return {
+    port: Number(rawPort),
+    host,
+    seed: values.seed,
+    state: values.state,
+    insecureWebhooks: values['insecure-webhooks'] ?? false,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+  }
+}
+
+async function readSeedFile(path: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read seed file ${path}: ${(error as Error).message}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+function keyTable(keys: KeyInfo[]): string {
+  const rows = keys.map((k) => [
+    k.key,
+    k.mode,
+    `${k.reseller_id} ${k.reseller}`,
+    k.scopes.join(' ') || '(none)',
+  ])
+  const header = ['KEY', 'MODE', 'RESELLER', 'SCOPES']
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`
+  return [line(header), ...rows.map(line)].join('\n')
+}
+
+async function main(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv)
+  if (flags.help) {
+    process.stdout.write(USAGE)
+    return
+  }
+  const seed = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+
+  let standalone: Awaited<ReturnType<typeof startStandalone>>
+  try {
+    standalone = await startStandalone({
+      seed: seed as never,
+      port: flags.port,
+      host: flags.host,
+      statePath: flags.state,
+      insecureWebhooks: flags.insecureWebhooks,
+      log: flags.quiet ? undefined : out,
+      warn: (line) => process.stderr.write(`${line}\n`),
+    })
+  } catch (error) {
+    const err = error as Error & { code?: string }
+    if (err.name === 'SeedError')
+      throw new UsageError(`${flags.seed ? `seed file ${flags.seed}: ` : ''}${err.message}`)
+    if (err.code === 'EADDRINUSE') {
+      throw new UsageError(
+        `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
+      )
+    }
+    if (err.name === 'StateFileError' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
+      throw new UsageError(err.message)
+    }
+    throw error
+  }
+
+  const { url } = standalone
+  out(`reseller-mock listening on ${url}`)
+  out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
+  out(`  control   ${url}/__mock/`)
+  out(`  seed      ${flags.seed ?? 'built-in demo seed'}`)
+  out(
+    `  state     ${
+      flags.state === undefined
+        ? 'in memory (use --state FILE to keep it)'
+        : `${flags.state} (${standalone.state === 'loaded' ? 'loaded' : 'new'})`
+    }`,
+  )
+  out(
+    `  webhooks  ${flags.insecureWebhooks ? 'insecure: http:// and private hosts allowed' : 'HTTPS and public hosts only (--insecure-webhooks for local receivers)'}`,
+  )
+  out('')
+  out('API keys:')
+  out(keyTable(standalone.keys()))
+  out('')
+  out('Press Ctrl+C to stop.')
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`reseller-mock: ${signal} again, exiting at once\n`)
+      process.exit(1)
+    }
+    stopping = true
+    standalone.close().then(
+      () => {
+        if (!flags.quiet) out(`reseller-mock stopped (${signal})`)
+        process.exit(0)
+      },
+      (error: Error) => {
+        process.stderr.write(`reseller-mock: error while stopping: ${error.message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`reseller-mock: ${error.message}\nRun "reseller-mock --help" for the options.\n`)
+  } else {
+    process.stderr.write(`reseller-mock: ${(error as Error)?.stack ?? String(error)}\n`)
+  }
+  process.exit(1)
+})

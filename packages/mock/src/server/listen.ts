@@ -16,6 +16,11 @@ export interface ListenOptions {
    * gets a 500 `internal_error` instead of an answer that would claim a change that was not saved.
    */
   onMutation?: () => Promise<void>
+  /**
+   * Called before answering a read (GET, HEAD, OPTIONS). The state file uses it so that a client
+   * never sees a change made outside any request (a delivery attempt) before that change is saved.
+   */
+  onRead?: () => Promise<void> | undefined
   /** Largest request body accepted, in bytes; default 1 MiB. Larger bodies get 413. */
   maxBodyBytes?: number
 }
@@ -90,6 +95,7 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
   const host = options.host ?? '127.0.0.1'
   const log = options.log
   const onMutation = options.onMutation
+  const onRead = options.onRead
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
 
   const answer = async (req: IncomingMessage, url: string): Promise<MockResponse> => {
@@ -115,9 +121,10 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
         `the mock failed to answer: ${(error as Error)?.message ?? error}`,
       )
     }
-    if (onMutation && !READ_METHODS.has(method)) {
+    const hook = READ_METHODS.has(method) ? onRead : onMutation
+    if (hook) {
       try {
-        await onMutation()
+        await hook()
       } catch (error) {
         return errorAnswer(
           500,

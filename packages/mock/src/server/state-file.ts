@@ -116,6 +116,10 @@ export interface StateFileWriter {
    * now is durable. Calls made while a write runs share the next write (the latest state covers them all).
    */
   save(): Promise<void>
+  /** Whether a write is running or queued. */
+  readonly busy: boolean
+  /** Resolves once no write is running or queued (never rejects). */
+  flush(): Promise<void>
 }
 
 /**
@@ -143,6 +147,12 @@ export function createStateFileWriter(path: string, snapshot: () => StateDocumen
 
   return {
     path,
+    get busy() {
+      return running !== undefined || queued !== undefined
+    },
+    async flush() {
+      while (running || queued) await (queued ?? running)?.catch(() => {})
+    },
     save() {
       if (queued) return queued
       if (!running) return start()

@@ -1,0 +1,84 @@
+// Standalone throughput: `GET /api/v1/support/tickets?page=1` against a reseller with 1,000 tickets,
+// through the mock's node:http server, next to a bare node:http server answering the very same
+// bytes (status, content type, body). Both run in this process, one after the other, on 127.0.0.1,
+// loaded by autocannon with 50 connections. Target (issue 6): mock / bare >= 0.5.
+import { createServer } from 'node:http'
+import autocannon from 'autocannon'
+import { createMockApi } from '../dist/index.js'
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6)
+const CONNECTIONS = 50
+const KEY = 'svc_live_bench'
+const PATH = '/api/v1/support/tickets?page=1'
+
+const seed = {
+  resellers: [
+    {
+      id: 1,
+      name: 'Bench Hosting',
+      api_keys: [{ key: KEY, scopes: ['support:read', 'support:write'] }],
+      tickets: Array.from({ length: 1000 }, (_, i) => ({
+        subject: `Ticket number ${i + 1}`,
+        department: 'technical',
+        priority: 'normal',
+        status: 'open',
+        messages: [{ message: `First message of ticket ${i + 1}`, internal: false, from: 'client' }],
+      })),
+    },
+  ],
+}
+
+async function load(url) {
+  const result = await autocannon({
+    url: `${url}${PATH}`,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { authorization: `Bearer ${KEY}` },
+  })
+  if (result.errors || result.timeouts || result.non2xx) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`)
+  }
+  return result.requests.average
+}
+
+const mock = createMockApi({ seed })
+const server = await mock.listen({ port: 0, host: '127.0.0.1' })
+const sample = await fetch(`${server.url}${PATH}`, { headers: { authorization: `Bearer ${KEY}` } })
+const body = Buffer.from(await sample.arrayBuffer())
+const contentType = sample.headers.get('content-type') ?? 'application/json'
+if (sample.status !== 200) throw new Error(`mock answered ${sample.status}: ${body}`)
+const parsed = JSON.parse(body.toString('utf8'))
+if (parsed.meta?.total !== 1000 || parsed.data?.length !== 20) throw new Error('unexpected page')
+
+const bare = createServer({ keepAlive: true }, (_req, res) => {
+  res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
+  res.end(body)
+})
+await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve))
+const bareUrl = `http://127.0.0.1:${bare.address().port}`
+
+console.log(`page of ${body.length} bytes, ${CONNECTIONS} connections, ${DURATION_S} s each`)
+// A short warm-up of each, so the JIT has seen both paths before measuring.
+await autocannon({
+  url: `${server.url}${PATH}`,
+  connections: 10,
+  duration: 1,
+  headers: { authorization: `Bearer ${KEY}` },
+})
+await autocannon({ url: `${bareUrl}${PATH}`, connections: 10, duration: 1 })
+const bareRps = await load(bareUrl)
+const mockRps = await load(server.url)
+
+await server.close()
+await new Promise((resolve) => {
+  bare.closeAllConnections()
+  bare.close(resolve)
+})
+
+const ratio = mockRps / bareRps
+console.log(`bare node:http   ${bareRps.toFixed(0).padStart(8)} req/s`)
+console.log(`reseller-mock    ${mockRps.toFixed(0).padStart(8)} req/s`)
+console.log(
+  `ratio mock/bare  ${ratio.toFixed(2).padStart(8)}   (target >= 0.50) ${ratio >= 0.5 ? 'ok' : 'BELOW TARGET'}`,
+)
+process.exit(0)
