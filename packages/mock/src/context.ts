@@ -2,7 +2,7 @@
  * The internal context of one mock: what routes, domain code and the webhook dispatcher share.
  * Two mocks never share a context, so they never share state.
  */
-import { applySeed } from './seed/apply.js'
+import { applySeed, resolveSeed } from './seed/apply.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
 import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
@@ -40,9 +40,10 @@ export function createContext(options: ContextOptions): MockContext {
   const store = createStore(options.clock)
   const outbox = createOutbox(store)
   const resetListeners = new Set<() => void>()
-  applySeed(store, options.seed)
-  // Reset restores this snapshot: the same uuids, ids and timestamps as at creation.
-  const seeded = store.snapshot()
+  // The seed is applied again on reset with the same uuids, secrets and timestamps.
+  const seed = resolveSeed(options.seed)
+  const seededAt = Math.floor(options.clock.nowMs() * 1000)
+  applySeed(store, seed, seededAt)
   return {
     baseUrl: options.baseUrl,
     insecureWebhooks: options.insecureWebhooks,
@@ -52,7 +53,8 @@ export function createContext(options: ContextOptions): MockContext {
     emit: outbox.emit,
     onEvent: outbox.onEvent,
     reset() {
-      store.restore(seeded)
+      store.clear()
+      applySeed(store, seed, seededAt)
       for (const listener of resetListeners) listener()
     },
     onReset(listener) {

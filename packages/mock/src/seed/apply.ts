@@ -8,15 +8,33 @@ import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
 import { formatMicros, parseMicros, type Store } from '../state/store.js'
 import type { Seed } from './schema.js'
 
-/** A timestamp of the seed normalized to microseconds, or a fresh one from the store. */
-function stamp(store: Store, given: string | null | undefined): string {
-  if (given == null) return store.timestamp()
+/** A timestamp given by the seed, normalized to microseconds. */
+function normalize(given: string): string {
   const micros = parseMicros(given)
   return Number.isNaN(micros) ? formatMicros(Date.parse(given) * 1000) : formatMicros(micros)
 }
 
-/** Writes `seed` into `store` (which should be empty). */
-export function applySeed(store: Store, seed: Seed): void {
+/**
+ * Fills in, once, what a seed leaves to chance (ticket uuids, service ids, webhook secrets), in
+ * place on a parsed seed, so that applying it again (`reset()`) gives the very same state.
+ */
+export function resolveSeed(seed: Seed): Seed {
+  for (const r of seed.resellers) {
+    for (const t of r.tickets) t.uuid ??= crypto.randomUUID()
+    for (const s of r.services) s.id ??= crypto.randomUUID()
+    for (const w of r.webhooks) w.secret ??= generateWebhookSecret()
+  }
+  return seed
+}
+
+/**
+ * Writes `seed` into `store` (which should be empty). Timestamps the seed does not give are
+ * `startMicros`, `startMicros + 1`… in seed order, so that a reset reproduces them exactly.
+ */
+export function applySeed(store: Store, seed: Seed, startMicros: number): void {
+  let next = startMicros
+  const now = () => formatMicros(next++)
+  const stamp = (given: string | null | undefined) => (given == null ? now() : normalize(given))
   // Generated ids skip the ones the seed gives explicitly, wherever they come in the seed.
   const explicitInvoices = new Set(seed.resellers.flatMap((r) => r.invoices.flatMap((v) => v.id ?? [])))
   const explicitWebhooks = new Set(seed.resellers.flatMap((r) => r.webhooks.flatMap((w) => w.id ?? [])))
@@ -54,12 +72,11 @@ export function applySeed(store: Store, seed: Seed): void {
           email: c.email ?? `client${c.id}@example.com`,
         })
       }
-      for (const p of r.packages)
-        store.packages.insert({ ...p, reseller_id: r.id, created_at: store.timestamp() })
+      for (const p of r.packages) store.packages.insert({ ...p, reseller_id: r.id, created_at: now() })
       for (const a of r.accounts) {
         const pkg = r.packages.find((p) => p.name === a.whm_package)!
         const usage = accountUsage(pkg)
-        const created_at = store.timestamp()
+        const created_at = now()
         store.accounts.insert({
           username: a.username ?? deriveUsername(store, a.domain),
           domain: a.domain.toLowerCase(),
@@ -79,7 +96,7 @@ export function applySeed(store: Store, seed: Seed): void {
           type: s.type,
           name: s.name,
           status: s.status,
-          created_at: stamp(store, s.created_at),
+          created_at: stamp(s.created_at),
           reseller_id: r.id,
         })
       }
@@ -92,13 +109,13 @@ export function applySeed(store: Store, seed: Seed): void {
           status: v.status,
           total: v.total,
           currency: v.currency,
-          created_at: stamp(store, v.created_at),
-          due_at: v.due_at == null ? null : stamp(store, v.due_at),
+          created_at: stamp(v.created_at),
+          due_at: v.due_at == null ? null : stamp(v.due_at),
           reseller_id: r.id,
         })
       }
       for (const t of r.tickets) {
-        const created_at = store.timestamp()
+        const created_at = now()
         const id = store.nextId('ticket')
         const ticket = store.tickets.insert({
           id,
@@ -117,7 +134,7 @@ export function applySeed(store: Store, seed: Seed): void {
         let visible = 0
         let updated_at = created_at
         t.messages.forEach((m, i) => {
-          const at = i === 0 ? created_at : store.timestamp()
+          const at = i === 0 ? created_at : now()
           store.messages.insert({
             id: store.nextId('message'),
             ticket_id: id,
@@ -138,7 +155,7 @@ export function applySeed(store: Store, seed: Seed): void {
           reseller_id: r.id,
           url: r.webhook.url,
           secret: r.webhook.secret,
-          updated_at: store.timestamp(),
+          updated_at: now(),
         })
       }
       for (const w of r.webhooks) {
@@ -148,9 +165,10 @@ export function applySeed(store: Store, seed: Seed): void {
           url: w.url,
           events: w.events,
           secret: w.secret ?? generateWebhookSecret(),
-          created_at: store.timestamp(),
+          created_at: now(),
         })
       }
     }
+    store.observeTimestamp(next)
   })
 }

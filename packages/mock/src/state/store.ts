@@ -123,6 +123,8 @@ export interface Store extends Tables {
   readonly version: number
   /** A strictly increasing timestamp from the clock: `…:30.123456Z`. Two calls never return the same value. */
   timestamp(): string
+  /** Timestamps handed out from now on are later than `micros` (microseconds since the epoch). */
+  observeTimestamp(micros: number): void
   /** The next value of a named id counter (1, 2, 3…); undone with a failing transaction. */
   nextId(counter: string): number
   /**
@@ -195,6 +197,9 @@ export function createStore(clock: Clock): Store {
       if (micros <= lastMicros) micros = lastMicros + 1
       lastMicros = micros
       return formatMicros(micros)
+    },
+    observeTimestamp(micros) {
+      if (micros > lastMicros) lastMicros = micros
     },
     nextId(counter) {
       const had = counter in counters
