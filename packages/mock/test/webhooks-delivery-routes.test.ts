@@ -1,4 +1,6 @@
 import { constructEvent, verifySignature } from '@reseller-api/sdk/webhooks'
+import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi, type SeedInput } from '../src/index.js'
 import { startPythonReceiver, startReceiver } from './webhooks-helpers.js'
@@ -334,6 +336,41 @@ describe('POST /__mock/clock/advance', () => {
     mock.reset()
     await mock.clock.advance(2 * 3600_000)
     expect(receiver.received).toHaveLength(1)
+  })
+})
+
+describe('with setupServer(...mock.handlers) in the same process', () => {
+  it('the mock’s own deliveries reach the receiver, not MSW', async () => {
+    const mock = createMockApi({ seed, insecureWebhooks: true })
+    const receiver = await startReceiver()
+    cleanups.push(() => receiver.close())
+    const swallowed: string[] = []
+    const msw = setupServer(
+      ...mock.handlers,
+      http.all('*', ({ request }) => {
+        swallowed.push(request.url)
+        return HttpResponse.text('swallowed by MSW')
+      }),
+    )
+    msw.listen({ onUnhandledFrame: 'error' })
+    cleanups.push(() => msw.close())
+    const post = (path: string, body: unknown) =>
+      fetch(`${mock.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const hook = await (
+      await post('/api/v1/webhooks', { url: receiver.url, events: ['ticket.created'] })
+    ).json()
+    expect((await post('/api/v1/support/tickets', ticket)).status).toBe(201)
+    await mock.clock.advance(0)
+    const test = await (await post(`/api/v1/webhooks/${hook.data.id}/test`, {})).json()
+    expect(test.data.status).toBe('success')
+    expect(swallowed).toEqual([])
+    expect(receiver.received.map((r) => JSON.parse(r.body).event)).toEqual(['ticket.created', 'test'])
+    // MSW removed its bypass mark before the request left the process.
+    expect(receiver.received.map((r) => r.headers.accept)).toEqual(['*/*', '*/*'])
   })
 })
 

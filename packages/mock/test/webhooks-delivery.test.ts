@@ -67,8 +67,8 @@ describe('signed deliveries', () => {
     expect(got.headers['user-agent']).toMatch(/^reseller-mock-webhooks\//)
     expect(got.headers['x-service-delivery']).toBe(record!.delivery_id)
     expect(got.headers['x-service-event']).toBe('ticket.created')
-    // Without an MSW interceptor in the way, the bypass mark reaches the receiver (see attempt.ts).
-    expect(got.headers.accept).toBe('*/*, msw/passthrough')
+    // The platform fetch needs no bypass mark, so none reaches the receiver.
+    expect(got.headers.accept).toBe('*/*')
     // The body is the event JSON, exactly the bytes that were signed.
     expect(got.body).toBe(record!.payload)
     expect(JSON.parse(got.body)).toEqual({
@@ -97,13 +97,17 @@ describe('signed deliveries', () => {
     })
   })
 
-  it('with bypassMsw: false (the standalone server) the Accept header is clean', async () => {
+  it('an injected fetch gets the bypass mark by default (it may be an interceptor), unless bypassMsw: false', async () => {
     const receiver = await startReceiver()
     cleanups.push(() => receiver.close())
-    const { clock, emit } = setup(receiver.url, 's', { bypassMsw: false })
-    emit()
-    await clock.advance(0)
-    expect(receiver.received[0]?.headers.accept).toBe('*/*')
+    const injected: typeof fetch = (input, init) => fetch(input, init)
+    const marked = setup(receiver.url, 's', { fetch: injected })
+    marked.emit()
+    await marked.clock.advance(0)
+    const plain = setup(receiver.url, 's', { fetch: injected, bypassMsw: false })
+    plain.emit()
+    await plain.clock.advance(0)
+    expect(receiver.received.map((r) => r.headers.accept)).toEqual(['*/*, msw/passthrough', '*/*'])
   })
 
   it('a redirect is not followed and counts as a failure', async () => {
@@ -172,10 +176,9 @@ describe('MSW in the same process', () => {
       await ctx.clock.advance(0)
       expect(intercepted).toEqual([])
       expect(receiver.received).toHaveLength(1)
-      // A captured native fetch is not intercepted at all; the patched one strips the mark.
-      expect(receiver.received[0]?.headers.accept).toBe(
-        order === 'dispatcher created before' ? '*/*, msw/passthrough' : '*/*',
-      )
+      // Created before: the captured platform fetch is not intercepted, no mark needed. Created after:
+      // the captured fetch is MSW's wrapper, the request carries the bypass mark and MSW strips it.
+      expect(receiver.received[0]?.headers.accept).toBe('*/*')
       expect(ctx.mem.deliveries.get(record!.delivery_id)?.status).toBe('success')
     },
   )

@@ -102,7 +102,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   }
 
   dispatcher.configure({
-    // No MSW runs in this process: send deliveries without its bypass mark.
+    // No MSW runs in this process: never add its bypass mark.
     bypassMsw: false,
     checkTarget: options.insecureWebhooks ? undefined : refusePrivateResolution,
     // An attempt changed a delivery outside any request: write it through too.

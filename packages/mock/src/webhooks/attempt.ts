@@ -45,8 +45,7 @@ export interface AttemptOptions {
   /**
    * Mark the request with MSW's `bypass()` (default `true`), so that an MSW interceptor in the same
    * process lets it through. The mark is an `Accept` value (`msw/passthrough`) that MSW removes;
-   * where no MSW interceptor runs (the standalone server) it would reach the receiver, so the
-   * standalone server turns it off.
+   * where no interceptor runs it would reach the receiver.
    */
   bypass?: boolean
 }
@@ -63,9 +62,10 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * Sends one signed delivery: a POST with the event JSON, its signature and ids in headers. The
- * request goes through MSW's `bypass()`, so an MSW `setupServer` running in the same process lets it
- * through to the network instead of answering it with its handlers (the mock's own included).
+ * Sends one signed delivery: a POST with the event JSON, its signature and ids in headers. With
+ * `bypass`, the request is made with MSW's `bypass()`, so an MSW `setupServer` running in the same
+ * process lets it through to the network instead of answering it with its handlers (the mock's own
+ * included).
  * Success is a 2xx within the time limit; redirects are not followed (a 3xx is a failure); the
  * answer's body is discarded.
  */

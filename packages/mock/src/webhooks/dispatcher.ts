@@ -91,10 +91,16 @@ export interface DispatcherOptions {
   insecureWebhooks?: boolean
   /**
    * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
-   * created. Requests go through MSW's `bypass()` either way.
+   * created (a test that replaces `globalThis.fetch` later does not receive the mock's deliveries).
    */
   fetch?: typeof fetch
-  /** Mark deliveries with MSW's `bypass()`; default `true`. The standalone server turns it off (no MSW there). */
+  /**
+   * Send deliveries through MSW's `bypass()`, so that an MSW interceptor lets them through to the
+   * network. Default: only when the fetch in use may be an interceptor's wrapper, i.e. anything but
+   * the platform's own `fetch` (MSW wraps `globalThis.fetch` and never sees calls to the original).
+   * The mark is an `Accept` value (`msw/passthrough`) that MSW removes but a receiver would see where
+   * no interceptor runs, hence not added when it is not needed.
+   */
   bypassMsw?: boolean
   /** Real-time limit of one attempt; default 5 000 ms (spec §8). Tests shorten it. */
   timeoutMs?: number
@@ -138,7 +144,10 @@ const defaultId = () => `dlv_${crypto.randomUUID().replaceAll('-', '')}`
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { clock, store } = options
   // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
-  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const captured = options.fetch ?? globalThis.fetch
+  const fetchImpl: typeof fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+  // The platform's fetch is named `fetch`; MSW's wrapper of the global (and most others) is not.
+  const markBypass = options.bypassMsw ?? !(options.fetch === undefined && captured.name === 'fetch')
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
   const newId = options.newId ?? defaultId
   const cancels = new Map<string, () => void>()
@@ -148,7 +157,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const send = async (target: DeliveryTarget, deliveryId: string, event: string, body: string) =>
     attemptDelivery(
       { url: target.url, body, signature: await signPayload(body, target.secret), deliveryId, event },
-      { fetch: fetchImpl, timeoutMs, bypass: options.bypassMsw ?? true },
+      { fetch: fetchImpl, timeoutMs, bypass: markBypass },
     )
 
   /** Why a general webhook target may not be used now, or `null`. */
