@@ -1,0 +1,10 @@
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  test: {
+    name: 'example-webhook-receiver',
+    include: ['test/**/*.test.ts'],
+    // Real processes and sockets: leave room on a busy CI machine.
+    testTimeout: 30_000,
+  },
+})
