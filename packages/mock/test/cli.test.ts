@@ -25,7 +25,7 @@ async function started(args: string[]) {
   return run
 }
 
-describe('reseller-mock CLI', () => {
+describe('reseller-mock CLI', { timeout: 30_000 }, () => {
   it('--help prints the flags and exits 0', async () => {
     const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)
