@@ -16,7 +16,7 @@ import {
   replyToTicket,
   ticketDetail,
 } from '../domain/tickets.js'
-import { data, page, serializer } from '../routing/reply.js'
+import { data, page, record, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import type { TicketRow } from '../state/schemas.js'
 
@@ -24,6 +24,9 @@ const TICKETS = '/api/v1/support/tickets'
 const read = { scope: 'support:read' } as const
 const write = { scope: 'support:write', sandbox: 'refuse' } as const
 const ticketJson = serializer<TicketRow>(Ticket)
+// Every visible change of a ticket's messages also updates the ticket (count, updated_at), so the
+// detail can be cached under the ticket's version; internal notes change neither.
+const detailJson = serializer<TicketRow>(TicketDetail)
 
 export const ticketRoutes: Route[] = [
   route('GET', TICKETS, read, (call) =>
@@ -35,7 +38,7 @@ export const ticketRoutes: Route[] = [
   }),
   route('GET', `${TICKETS}/:uuid`, read, (call) => {
     const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)
-    return data(TicketDetail, ticketDetail(call.mock.store, ticket))
+    return record(detailJson, ticket, 200, () => ticketDetail(call.mock.store, ticket))
   }),
   route('POST', `${TICKETS}/:uuid/messages`, write, (call) => {
     const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)

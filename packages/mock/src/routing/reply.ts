@@ -11,19 +11,22 @@ import type { MockResponse } from './types.js'
 
 /** Turns stored records into wire JSON through a wire schema, cached per record version. */
 export interface Serializer<T extends object> {
-  /** The wire JSON of `row`. */
-  json(row: T): string
+  /**
+   * The wire JSON of `row`, or of `project()` when given: a value derived from `row` (and from
+   * records whose every visible change also updates `row`), cached under `row`'s version.
+   */
+  json(row: T, project?: () => unknown): string
 }
 
 /** A cached serializer through `schema` (a wire schema of the SDK). */
 export function serializer<T extends object>(schema: z.ZodMiniType): Serializer<T> {
   const cache = new WeakMap<object, { version: number; json: string }>()
   return {
-    json(row) {
+    json(row, project) {
       const version = rowVersion(row)
       const hit = cache.get(row)
       if (hit !== undefined && hit.version === version) return hit.json
-      const json = JSON.stringify(schema.parse(row))
+      const json = JSON.stringify(schema.parse(project ? project() : row))
       cache.set(row, { version, json })
       return json
     },
@@ -47,8 +50,13 @@ export function data(schema: z.ZodMiniType, value: unknown, status = 200): MockR
 }
 
 /** `{ success: true, data }` for a stored record, through a cached serializer. */
-export function record<T extends object>(serialize: Serializer<T>, row: T, status = 200): MockResponse {
-  return jsonAnswer(status, `{"success":true,"data":${serialize.json(row)}}`)
+export function record<T extends object>(
+  serialize: Serializer<T>,
+  row: T,
+  status = 200,
+  project?: () => unknown,
+): MockResponse {
+  return jsonAnswer(status, `{"success":true,"data":${serialize.json(row, project)}}`)
 }
 
 /**
