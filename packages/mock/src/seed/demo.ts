@@ -5,7 +5,8 @@
  * - Reseller 1 "Acme Hosting": WHM online, 5 account slots (2 used), a wallet of 100, three
  *   packages, clients 501–506; a live key with every scope, a live read-only support key, a live
  *   hosting-only key, and a sandbox key; 25 tickets in every state (with internal notes), 4
- *   services and 24 invoices (pagination shows), a reseller webhook and a general one.
+ *   services and 24 invoices (pagination shows), a reseller webhook and a general one (`wh_demo`),
+ *   both aimed at an unused local port so that their deliveries fail and retry visibly.
  * - Reseller 2 "Beta Web": WHM offline (503 `whm_unavailable`), a few tickets.
  * - Reseller 3 "Gamma Desk": no reseller service (422 `no_reseller_service`), support scopes only.
  */
@@ -95,12 +96,16 @@ export const demoSeed: SeedInput = {
         created_at: new Date(Date.UTC(2025, i % 12, 1 + Math.floor(i / 12))).toISOString(),
       })),
       tickets: acmeTickets,
-      webhook: { url: 'https://hooks.acme.example/reseller', secret: 'acme-reseller-secret' },
+      // Both webhooks point at 127.0.0.1:9, where nothing listens: deliveries fail at once (no DNS, no
+      // network) and are retried, which fills the delivery history. Point them at a receiver of your
+      // own with PUT /reseller/webhook and POST /webhooks.
+      webhook: { url: 'http://127.0.0.1:9/reseller-events', secret: 'acme-reseller-secret' },
       webhooks: [
         {
           id: 'wh_demo',
-          url: 'https://hooks.acme.example/general',
+          url: 'http://127.0.0.1:9/general-events',
           events: ['ticket.created', 'ticket.replied'],
+          secret: 'whsec_0123456789abcdef0123456789abcdef',
         },
       ],
     },
