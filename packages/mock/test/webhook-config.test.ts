@@ -71,6 +71,7 @@ describe('general webhooks: POST /webhooks', () => {
     ['loopback', 'https://127.0.0.1/x'],
     ['localhost', 'https://localhost/x'],
     ['private network', 'https://192.168.1.10/x'],
+    ['another scheme', 'ftp://hooks.example.com/x'],
   ])('%s refused → 422 on url', async (_case, url) => {
     const answer = await call(newMock(), 'POST', '/webhooks', { body: { ...body, url } })
     expectError(answer, 422, 'validation_error')

@@ -2,7 +2,7 @@
  * General webhooks (`POST /webhooks`): creation with a generated secret, lookup for the routes of
  * the delivery side. The secret is returned once, by the creation answer.
  */
-import { SecureWebhookUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
+import { HttpUrl, SecureWebhookUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'
@@ -34,13 +34,12 @@ export function findWebhook(store: Store, caller: Caller, id: string): WebhookRo
 
 /**
  * Creates a general webhook. Unless the mock runs with `insecureWebhooks`, the URL must pass the
- * SDK's `SecureWebhookUrl` (HTTPS, public host): 422 `validation_error` on `url` otherwise.
+ * SDK's `SecureWebhookUrl` (HTTPS, public host); with it, any `http(s)://` URL (the SDK's `HttpUrl`).
+ * 422 `validation_error` on `url` otherwise.
  */
 export function createWebhook(mock: MockContext, caller: Caller, body: WebhookCreateBody): WebhookRow {
-  if (!mock.insecureWebhooks) {
-    const check = validate(SecureWebhookUrl, body.url)
-    if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
-  }
+  const check = validate(mock.insecureWebhooks ? HttpUrl : SecureWebhookUrl, body.url)
+  if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
   const { store } = mock
   return store.webhooks.insert({
     id: nextWebhookId(store),
