@@ -21,7 +21,7 @@ import { createMswHandlers } from './routing/msw.js'
 import type { MockHandler } from './routing/types.js'
 import { demoSeed } from './seed/demo.js'
 import { parseSeed, type SeedInput } from './seed/schema.js'
-import { type ListenOptions, listen, type RunningServer } from './server/listen.js'
+import type { ListenOptions, RunningServer } from './server/listen.js'
 import { type Clock, createClock } from './state/clock.js'
 import { attachDispatcher } from './webhooks/index.js'
 
@@ -77,7 +77,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     clock,
     handle,
     reset: () => context.reset(),
-    listen: (listenOptions) => listen(handle, listenOptions),
+    // Loaded on first use: the server needs node:http, and the rest of the mock also runs in browsers
+    // (setupWorker) and edge runtimes.
+    listen: async (listenOptions) => (await import('./server/listen.js')).listen(handle, listenOptions),
   }
   registerInternals(mock, { context, dispatcher })
   return mock
