@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 
-/** Options of {@link listen}. */
+/** Options of the standalone HTTP server: `mock.listen()` and the `reseller-mock` CLI. */
 export interface ListenOptions {
   /** TCP port; `0` (the default) takes a free one, read it back from `url`. */
   port?: number
