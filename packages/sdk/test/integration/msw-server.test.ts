@@ -76,6 +76,8 @@ describe('setupServer(...mock.handlers) with the global fetch', () => {
     await expectApiError(client(KEYS.offline).whm.usage(), WhmUnavailableError, 503, 'whm_unavailable')
   })
 
+  // The test endpoint delivers while MSW is answering the request, over a fresh connection to the
+  // receiver: MSW must let the delivery through (it is no API call), even with `onUnhandledFrame: 'error'`.
   it('webhook deliveries reach a real receiver past the interception', async () => {
     const receiver = await startReceiver(200)
     try {
