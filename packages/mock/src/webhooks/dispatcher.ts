@@ -96,10 +96,9 @@ export interface DispatcherOptions {
   fetch?: typeof fetch
   /**
    * Send deliveries through MSW's `bypass()`, so that an MSW interceptor lets them through to the
-   * network. Default: only when the fetch in use may be an interceptor's wrapper, i.e. anything but
-   * the platform's own `fetch` (MSW wraps `globalThis.fetch` and never sees calls to the original).
-   * The mark is an `Accept` value (`msw/passthrough`) that MSW removes but a receiver would see where
-   * no interceptor runs, hence not added when it is not needed.
+   * network. Default `true`: in-process, MSW may intercept even the platform's own fetch. The mark is
+   * an `Accept` value (`msw/passthrough`) that MSW removes but a receiver sees where no interceptor
+   * runs, so the standalone server turns it off.
    */
   bypassMsw?: boolean
   /** Real-time limit of one attempt; default 5 000 ms (spec §8). Tests shorten it. */
@@ -144,10 +143,11 @@ const defaultId = () => `dlv_${crypto.randomUUID().replaceAll('-', '')}`
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { clock, store } = options
   // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
-  const captured = options.fetch ?? globalThis.fetch
   const fetchImpl: typeof fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
-  // The platform's fetch is named `fetch`; MSW's wrapper of the global (and most others) is not.
-  const markBypass = options.bypassMsw ?? !(options.fetch === undefined && captured.name === 'fetch')
+  // In-process, MSW may be intercepting even the platform's own fetch (a delivery sent while MSW
+  // answers the API request that caused it), so every delivery carries MSW's bypass mark. Only the
+  // standalone server, where no interceptor runs, turns it off.
+  const markBypass = options.bypassMsw ?? true
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
   const newId = options.newId ?? defaultId
   const cancels = new Map<string, () => void>()
