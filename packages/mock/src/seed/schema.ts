@@ -14,6 +14,7 @@ import {
   GeneralEventName,
   Id,
   INVOICE_STATUSES,
+  issueMessages,
   MessageAuthor,
   MessageText,
   PackageName,
@@ -182,37 +183,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(seed)' : out
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'a boolean',
-  object: 'an object',
-  array: 'an array',
-  record: 'an object',
-}
-
 function issuesOf(error: z.core.$ZodError): SeedIssue[] {
-  const out: SeedIssue[] = []
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        out.push({ path: formatPath([...issue.path, key]), message: 'is not a known field' })
-    } else if (
-      (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
-      issue.input === undefined
-    ) {
-      out.push({ path: formatPath(issue.path), message: 'is required' })
-    } else if (issue.code === 'invalid_type') {
-      out.push({
-        path: formatPath(issue.path),
-        message: `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`,
-      })
-    } else {
-      out.push({ path: formatPath(issue.path), message: issue.message })
-    }
-  }
-  return out
+  return issueMessages(error.issues).map(({ path, message }) => ({ path: formatPath(path), message }))
 }
 
 /** Rules across fields: unique ids and keys, references that must exist, quota. */

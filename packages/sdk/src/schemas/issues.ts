@@ -28,26 +28,46 @@ function isMissing(issue: z.core.$ZodIssue): boolean {
   )
 }
 
+/** One failing value: where it is and the rule it broke, worded for people. */
+export interface IssueMessage {
+  /** Path of the value inside what was parsed; empty for the whole value. */
+  path: readonly PropertyKey[]
+  /** The rule it broke, e.g. `must be at most 255 characters`, `is required`, `is not a known field`. */
+  message: string
+}
+
+/**
+ * Words zod issues for people: a missing value `is required`, a wrong type `must be an integer`,
+ * an unknown key becomes an issue of that key (`is not a known field`); other rules keep the
+ * message their schema gives. The SDK, the mock's request checks and its seed loader all word
+ * refusals through this one function.
+ */
+export function issueMessages(issues: readonly z.core.$ZodIssue[]): IssueMessage[] {
+  const out: IssueMessage[] = []
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: [...issue.path, key], message: 'is not a known field' })
+    } else if (isMissing(issue)) {
+      out.push({ path: issue.path, message: 'is required' })
+    } else if (issue.code === 'invalid_type') {
+      out.push({ path: issue.path, message: `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}` })
+    } else {
+      out.push({ path: issue.path, message: issue.message })
+    }
+  }
+  return out
+}
+
 /**
  * Groups validation issues by field: `{ subject: ['must be at most 255 characters'] }`.
  * An unknown key becomes an issue of that key, so the message names it.
  */
 export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const fields: FieldErrors = {}
-  const add = (path: string, message: string) => {
-    fields[path] ??= []
-    fields[path].push(message)
-  }
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add(pathOf([...issue.path, key]), 'is not a known field')
-    } else if (isMissing(issue)) {
-      add(pathOf(issue.path), 'is required')
-    } else if (issue.code === 'invalid_type') {
-      add(pathOf(issue.path), `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`)
-    } else {
-      add(pathOf(issue.path), issue.message)
-    }
+  for (const { path, message } of issueMessages(issues)) {
+    const field = pathOf(path)
+    fields[field] ??= []
+    fields[field].push(message)
   }
   return fields
 }
