@@ -211,7 +211,11 @@ describe('retries on the wire', () => {
   })
 
   it('without Retry-After, waits grow: about 0.5 s, then about 1 s', async () => {
-    const { api, sent } = setup(() => fail(500, 'internal_error'))
+    const sentAt: number[] = []
+    const { api, sent } = setup(() => {
+      sentAt.push(Date.now()) // fake time
+      return fail(500, 'internal_error')
+    })
     const result = api.whm.usage().catch((error: unknown) => error)
     await vi.advanceTimersByTimeAsync(0)
     expect(sent).toHaveLength(1)
@@ -219,11 +223,34 @@ describe('retries on the wire', () => {
     expect(sent).toHaveLength(1) // never sooner than half the first delay
     await vi.advanceTimersByTimeAsync(BASE_DELAY_MS / 2 + 1)
     expect(sent).toHaveLength(2) // never later than the full first delay
-    await vi.advanceTimersByTimeAsync(BASE_DELAY_MS - 1)
-    expect(sent).toHaveLength(2) // the second wait is at least 0.5 s
-    await vi.advanceTimersByTimeAsync(BASE_DELAY_MS + 1)
+    await vi.advanceTimersByTimeAsync(2 * BASE_DELAY_MS)
     expect(sent).toHaveLength(3)
+    const [first, second, third] = sentAt as [number, number, number]
+    // Equal jitter: each wait is between half and all of 0.5 s × 2^n.
+    expect(second - first).toBeGreaterThanOrEqual(BASE_DELAY_MS / 2)
+    expect(second - first).toBeLessThanOrEqual(BASE_DELAY_MS)
+    expect(third - second).toBeGreaterThanOrEqual(BASE_DELAY_MS)
+    expect(third - second).toBeLessThanOrEqual(2 * BASE_DELAY_MS)
     expect(await result).toBeInstanceOf(ServerError)
+  })
+
+  it('the backoff spreads clients: the random half of each wait comes from Math.random', async () => {
+    for (const [random, expected] of [
+      [0, BASE_DELAY_MS / 2],
+      [0.999, BASE_DELAY_MS],
+    ] as const) {
+      const spy = vi.spyOn(Math, 'random').mockReturnValue(random)
+      const sentAt: number[] = []
+      const { api } = setup(() => {
+        sentAt.push(Date.now())
+        return fail(503, 'whm_unavailable')
+      })
+      const result = api.whm.usage({ maxRetries: 1 }).catch((error: unknown) => error)
+      await vi.runAllTimersAsync()
+      await result
+      spy.mockRestore()
+      expect(sentAt[1]! - sentAt[0]!).toBeCloseTo(expected, -1)
+    }
   })
 
   it('aborting during the backoff stops the retries', async () => {
