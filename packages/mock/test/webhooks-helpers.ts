@@ -73,6 +73,11 @@ const PYTHON_RECEIVER = `
 import hashlib, hmac, json, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 state = {'secret': sys.argv[1].encode()}
+# Handler threads and the main thread share stdout: one line per message, never interleaved.
+out = threading.Lock()
+def say(message):
+    with out:
+        print(json.dumps(message), flush=True)
 class Receiver(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
     def do_POST(self):
@@ -80,8 +85,8 @@ class Receiver(BaseHTTPRequestHandler):
         expected = 'sha256=' + hmac.new(state['secret'], body, hashlib.sha256).hexdigest()
         got = self.headers.get('X-Service-Signature', '')
         valid = hmac.compare_digest(expected, got)
-        print(json.dumps({'valid': valid, 'signature': got, 'body': body.decode('utf-8'),
-                          'delivery': self.headers.get('X-Service-Delivery')}), flush=True)
+        say({'valid': valid, 'signature': got, 'body': body.decode('utf-8'),
+             'delivery': self.headers.get('X-Service-Delivery')})
         self.send_response(200 if valid else 401)
         self.send_header('Content-Length', '0')
         self.end_headers()
@@ -89,10 +94,10 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 server = ThreadingHTTPServer(('127.0.0.1', 0), Receiver)
 threading.Thread(target=server.serve_forever, daemon=True).start()
-print(json.dumps({'port': server.server_address[1]}), flush=True)
+say({'port': server.server_address[1]})
 for line in sys.stdin:
     state['secret'] = line.rstrip('\\n').encode()
-    print(json.dumps({'secret_set': True}), flush=True)
+    say({'secret_set': True})
 `
 
 /**
