@@ -12,48 +12,13 @@
 # registry. Exits non-zero on the first failure; prints one PASS line per check.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib/pack-check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/pack-check.sh"
 FIXTURES="$ROOT/scripts/consumer"
-NODE="$ROOT/node_modules/.bin/node"
-export PATH="$ROOT/node_modules/.bin:$PATH"
-export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
-pnpm() { npx -y pnpm@12.21.0 "$@"; }
-step() { printf '\n==> %s\n' "$*"; }
-pass() { printf 'PASS %s\n' "$*"; }
-fail() {
-  printf 'FAIL %s\n' "$*" >&2
-  exit 1
-}
-
-[ -x "$NODE" ] || fail "no Node binary at $NODE: install the workspace first (npx -y pnpm@12.21.0 install)"
-node_major=$("$NODE" -p 'process.versions.node.split(".")[0]')
-[ "$node_major" -ge 22 ] || fail "the consumer needs Node 22.12 or later; $NODE is $("$NODE" --version)"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/reseller-consumer.XXXXXX")
 # CONSUMER_CHECK_KEEP=1 keeps the project (and the logs) for a look afterwards.
-cleanup() {
-  if [ "${CONSUMER_CHECK_KEEP:-}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-PACKS="$WORK/packs"
-APP="$WORK/app"
-mkdir -p "$PACKS" "$APP"
-
-step "build"
-(cd "$ROOT" && pnpm run build) >"$WORK/build.log" 2>&1 || {
-  cat "$WORK/build.log" >&2
-  fail "build"
-}
-pass "build"
-
-step "pack"
-for pkg in @reseller-api/sdk @reseller-api/mock; do
-  (cd "$ROOT" && pnpm --filter "$pkg" pack --pack-destination "$PACKS") >>"$WORK/pack.log" 2>&1 || {
-    cat "$WORK/pack.log" >&2
-    fail "pack $pkg"
-  }
-done
+workdir consumer "${CONSUMER_CHECK_KEEP:-}"
+build_and_pack @reseller-api/sdk @reseller-api/mock
 SDK_TGZ=$(ls "$PACKS"/reseller-api-sdk-*.tgz)
 MOCK_TGZ=$(ls "$PACKS"/reseller-api-mock-*.tgz)
 # The tarballs' manifests: no workspace: protocol left, the mock depends on this SDK's version,

@@ -17,50 +17,18 @@
 # failure; prints one PASS line per check. RUNTIME_CHECK_KEEP=1 keeps the temp project.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib/pack-check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/pack-check.sh"
 FIXTURES="$ROOT/scripts/runtime"
 VECTORS="$ROOT/packages/sdk/test/fixtures/webhook-vectors.json"
-NODE="$ROOT/node_modules/.bin/node"
 BUN_VERSION=1.4.5
 DENO_VERSION=2.9.6
-export PATH="$ROOT/node_modules/.bin:$PATH"
-export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
-pnpm() { npx -y pnpm@12.21.0 "$@"; }
-step() { printf '\n==> %s\n' "$*"; }
-pass() { printf 'PASS %s\n' "$*"; }
-fail() {
-  printf 'FAIL %s\n' "$*" >&2
-  exit 1
-}
-
-[ -x "$NODE" ] || fail "no Node binary at $NODE: install the workspace first (npx -y pnpm@12.21.0 install)"
-node_major=$("$NODE" -p 'process.versions.node.split(".")[0]')
-[ "$node_major" -ge 22 ] || fail "the check needs Node 22.12 or later; $NODE is $("$NODE" --version)"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/reseller-runtime.XXXXXX")
-cleanup() {
-  if [ "${RUNTIME_CHECK_KEEP:-}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-PACKS="$WORK/packs"
-APP="$WORK/app"
-mkdir -p "$PACKS" "$APP"
+workdir runtime "${RUNTIME_CHECK_KEEP:-}"
 # Bun and Deno keep their caches inside the temp dir, not in $HOME.
 export DENO_DIR="$WORK/deno-dir" DENO_NO_UPDATE_CHECK=1 BUN_RUNTIME_TRANSPILER_CACHE_PATH=0 NO_COLOR=1
 
-step "build"
-(cd "$ROOT" && pnpm --filter @reseller-api/sdk run build) >"$WORK/build.log" 2>&1 || {
-  cat "$WORK/build.log" >&2
-  fail "build"
-}
-pass "build: @reseller-api/sdk"
-
-step "pack"
-(cd "$ROOT" && pnpm --filter @reseller-api/sdk pack --pack-destination "$PACKS") >"$WORK/pack.log" 2>&1 || {
-  cat "$WORK/pack.log" >&2
-  fail "pack @reseller-api/sdk"
-}
+build_and_pack @reseller-api/sdk
 SDK_TGZ=$(ls "$PACKS"/reseller-api-sdk-*.tgz)
 pass "pack: $(basename "$SDK_TGZ")"
 
