@@ -63,15 +63,7 @@ export const WhmPackage = z.object({
 export type WhmPackage = z.infer<typeof WhmPackage>
 
 /** Body of `POST /reseller/whm/packages`: every field required. */
-export const WhmPackageCreateBody = z.strictObject({
-  name: PackageName,
-  quota: Count,
-  bandwidth: Count,
-  maxsql: Count,
-  maxpop: Count,
-  maxftp: Count,
-  maxsub: Count,
-})
+export const WhmPackageCreateBody = z.strictObject({ ...WhmPackage.shape, name: PackageName })
 /** Body of `POST /reseller/whm/packages`. */
 export type WhmPackageCreateBody = z.infer<typeof WhmPackageCreateBody>
 
