@@ -2,6 +2,7 @@
 // Workers, Deno.serve, Bun.serve. No runtime-specific import.
 import { type HmacBackend, SIGNATURE_HEADER } from './core.js'
 import {
+  concat,
   declaredLength,
   METHOD_NOT_ALLOWED,
   type Outcome,
@@ -37,14 +38,7 @@ async function readLimited(
     }
     chunks.push(value)
   }
-  if (chunks.length === 1) return chunks[0]
-  const all = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    all.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return all
+  return concat(chunks, size)
 }
 
 function toResponse({ status, text, headers }: Outcome): Response {

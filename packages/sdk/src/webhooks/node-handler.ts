@@ -3,6 +3,7 @@
 // structural, so neither @types/node nor @types/express is needed to use it.
 import { type HmacBackend, isPayload, type Payload, SIGNATURE_HEADER } from './core.js'
 import {
+  concat,
   declaredLength,
   METHOD_NOT_ALLOWED,
   type Outcome,
@@ -97,17 +98,6 @@ function readLimited(req: NodeWebhookRequest, max: number): Promise<Uint8Array |
     req.on('error', (error) => settle(undefined, error))
     req.on('close', () => settle(undefined, new Error('the request closed before its body ended')))
   })
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!
-  const all = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    all.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return all
 }
 
 function send(res: NodeWebhookResponse, { status, text, headers }: Outcome): void {

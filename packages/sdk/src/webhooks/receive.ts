@@ -80,6 +80,18 @@ export function declaredLength(value: string | null | undefined): number | undef
   return Number(value)
 }
 
+/** The chunks of a body as one array of `size` bytes (the only chunk itself when there is one). */
+export function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
+  const all = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    all.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return all
+}
+
 function report<Context>(options: ResolvedOptions<Context>, error: unknown, context: Context, log: boolean) {
   try {
     if (options.onError) options.onError(error, context)
