@@ -1,6 +1,6 @@
 import ky from 'ky'
-import type { Logger, LogLevel } from './core/logger.js'
-import { type FetchFunction, Transport } from './core/request.js'
+import { LOG_LEVELS, type Logger, type LogLevel } from './core/logger.js'
+import { type FetchFunction, refuseAuthorization, Transport } from './core/request.js'
 import { userAgent } from './core/runtime.js'
 import { HostingResource } from './resources/hosting.js'
 import { InvoicesResource } from './resources/invoices.js'
@@ -40,7 +40,6 @@ export interface ResellerApiOptions {
 const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_MAX_RETRIES = 2
 const MAX_TIMEOUT_MS = 2_147_483_647
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off']
 
 /**
  * The client of the reseller hosting API.
@@ -117,7 +116,6 @@ export class ResellerApi {
       maxRetries,
       logger: options.logger,
       logLevel,
-      random: Math.random,
     })
     this.hosting = new HostingResource(transport)
     this.whm = new WhmResource(transport)
@@ -173,9 +171,7 @@ function checkHeaders(headers: unknown): Record<string, string> {
     throw new TypeError('headers must be an object of strings')
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== 'string') throw new TypeError(`headers.${name} must be a string`)
-    if (name.toLowerCase() === 'authorization') {
-      throw new TypeError('the Authorization header is set from apiKey; do not pass it in headers')
-    }
   }
+  refuseAuthorization(headers)
   return headers as Record<string, string>
 }

@@ -19,11 +19,12 @@ export interface Logger {
   error(message: string, details?: Record<string, unknown>): void
 }
 
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 }
+/** Every {@link LogLevel}, most verbose first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off']
 
 /** Whether a line at `level` passes the `threshold`. */
 export function logs(threshold: LogLevel, level: Exclude<LogLevel, 'off'>): boolean {
-  return RANK[level] >= RANK[threshold]
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold)
 }
 
 /** Header names whose values are never logged. */

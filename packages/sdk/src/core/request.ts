@@ -117,7 +117,20 @@ export interface TransportConfig {
   readonly maxRetries: number
   readonly logger: Logger | undefined
   readonly logLevel: LogLevel
-  readonly random: () => number
+}
+
+/**
+ * @internal Throws a `TypeError` when `headers` names `Authorization` (in any case): the client
+ * sets it from `apiKey`, for every request.
+ */
+export function refuseAuthorization(headers: object): void {
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === 'authorization') {
+      throw new TypeError(
+        'the Authorization header is set by the client from apiKey; do not pass it in headers',
+      )
+    }
+  }
 }
 
 /** The error a `fetch` function threw, kept apart from ky's and the SDK's own errors. */
@@ -127,10 +140,11 @@ class FetchFailure extends Error {
 
 interface Prepared {
   readonly method: HttpMethod
+  /** Path under the API prefix, query included. */
   readonly path: string
+  /** The full URL, for messages and logs. */
   readonly url: string
   readonly json: unknown
-  readonly searchParams: Record<string, number> | undefined
 }
 
 /** @internal Sends requests for the resource classes. One per client. */
@@ -175,13 +189,7 @@ export class Transport {
     input: CallInput,
     options?: RequestOptions,
   ): Prepared {
-    for (const name of Object.keys(options?.headers ?? {})) {
-      if (name.toLowerCase() === 'authorization') {
-        throw new TypeError(
-          'the Authorization header is set by the client from apiKey; do not pass it in headers',
-        )
-      }
-    }
+    if (options?.headers) refuseAuthorization(options.headers)
     const fields: FieldErrors = {}
     let path = ep.path
     if (ep.params) {
@@ -192,11 +200,11 @@ export class Transport {
         else Object.assign(fields, built.fields)
       } else Object.assign(fields, params.fields)
     }
-    let searchParams: Record<string, number> | undefined
     if (ep.kind === 'list') {
       const query = validate(PageParams, input.query ?? {})
+      // `page` is a validated integer: it needs no encoding, and ky no `searchParams` pass.
       if (query.success) {
-        if (query.data.page !== undefined) searchParams = { page: query.data.page }
+        if (query.data.page !== undefined) path += `?page=${query.data.page}`
       } else Object.assign(fields, query.fields)
     }
     let json: unknown
@@ -205,16 +213,9 @@ export class Transport {
       if (body.success) json = body.data
       else Object.assign(fields, body.fields)
     }
-    const url = this.#url(path, searchParams)
+    const url = `${this.#config.apiUrl}${path}`
     if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)
-    return { method: ep.method, path, url, json, searchParams }
-  }
-
-  #url(path: string, searchParams: Record<string, number> | undefined): string {
-    const query = searchParams
-      ? `?${new URLSearchParams(Object.entries(searchParams).map(([k, v]) => [k, String(v)]))}`
-      : ''
-    return `${this.#config.apiUrl}${path}${query}`
+    return { method: ep.method, path, url, json }
   }
 
   /** Sends with the retry policy: each failure is converted, then retried or thrown. */
@@ -245,10 +246,10 @@ export class Transport {
   #retryWait(method: HttpMethod, error: unknown, retry: number): number | undefined {
     if (error instanceof ApiError) {
       if (!shouldRetry(method, error.status)) return undefined
-      return retryDelay(retry, parseRetryAfter(error.headers?.get('retry-after')), this.#config.random)
+      return retryDelay(retry, parseRetryAfter(error.headers?.get('retry-after')))
     }
     if (error instanceof ConnectionError) {
-      return shouldRetry(method, undefined) ? retryDelay(retry, undefined, this.#config.random) : undefined
+      return shouldRetry(method, undefined) ? retryDelay(retry, undefined) : undefined
     }
     return undefined
   }
@@ -267,7 +268,6 @@ export class Transport {
       timeout: timeoutMs,
       fetch: (request, init) => this.#fetch(request as Request, init, attempt),
       ...(req.json === undefined ? {} : { json: req.json }),
-      ...(req.searchParams ? { searchParams: req.searchParams } : {}),
       ...(options?.signal ? { signal: options.signal } : {}),
       ...(options?.headers ? { headers: options.headers } : {}),
     })
