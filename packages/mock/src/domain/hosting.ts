@@ -95,16 +95,18 @@ export function provision(
     throw errors.field('whm_package', `unknown package "${body.whm_package}": see GET /reseller/whm/packages`)
   const domain = body.domain.toLowerCase()
   const cpanel_url = `https://${domain}:2083`
-
-  if (caller.sandbox) {
-    const username = `sb_${usernamePrefix(domain)}`
+  const emitCreated = (username: string) =>
     mock.emit({
       resellerId: reseller.id,
       style: 'reseller',
       event: 'hosting.created',
-      sandbox: true,
+      sandbox: caller.sandbox,
       data: { client_id: client.id, domain, username, whm_package: pkg.name },
     })
+
+  if (caller.sandbox) {
+    const username = `sb_${usernamePrefix(domain)}`
+    emitCreated(username)
     return {
       sandbox: true,
       client_id: client.id,
@@ -138,13 +140,7 @@ export function provision(
     suspended_at: null,
     reseller_id: reseller.id,
   })
-  mock.emit({
-    resellerId: reseller.id,
-    style: 'reseller',
-    event: 'hosting.created',
-    sandbox: false,
-    data: { client_id: client.id, domain, username, whm_package: pkg.name },
-  })
+  emitCreated(username)
   if (body.register_domain) {
     const balance = roundMoney(reseller.wallet_balance - price)
     store.resellers.update(reseller, { wallet_balance: balance })

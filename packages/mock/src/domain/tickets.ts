@@ -6,7 +6,7 @@
  * - A staff reply (control endpoint) that is not internal moves an `open` ticket to `in_progress`
  *   and emits `ticket.replied`; internal notes change nothing a client can see.
  */
-import type { TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk'
+import type { MessageAuthor, TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'
@@ -46,14 +46,7 @@ export function createTicket(mock: MockContext, caller: Caller, body: TicketCrea
     reseller_id: caller.reseller.id,
     service_id: service && service.reseller_id === caller.reseller.id ? service.id : null,
   })
-  store.messages.insert({
-    id: store.nextId('message'),
-    ticket_id: ticket.id,
-    message: body.message,
-    from: 'client',
-    internal: false,
-    created_at,
-  })
+  addMessage(store, ticket, body.message, 'client', false, created_at)
   mock.emit({
     resellerId: caller.reseller.id,
     style: 'general',
@@ -83,8 +76,9 @@ function addMessage(
   store: Store,
   ticket: TicketRow,
   message: string,
-  from: 'client' | 'staff',
+  from: MessageAuthor,
   internal: boolean,
+  created_at = store.timestamp(),
 ) {
   return store.messages.insert({
     id: store.nextId('message'),
@@ -92,7 +86,7 @@ function addMessage(
     message,
     from,
     internal,
-    created_at: store.timestamp(),
+    created_at,
   })
 }
 

@@ -4,7 +4,7 @@ import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'
 import type { PackageRow } from '../state/schemas.js'
-import type { Store } from '../state/store.js'
+import { packageKey, type Store } from '../state/store.js'
 import { findPackage } from './hosting.js'
 
 /** Usage of the caller's WHM plan: counts and sums over its accounts (suspended ones included), limits from the seed. */
@@ -51,7 +51,7 @@ export function deletePackage(
   pkg: PackageRow,
 ): { name: string; deleted: true } {
   const { store } = mock
-  const users = store.accounts.group('package', `${pkg.reseller_id}/${pkg.name}`).length
+  const users = store.accounts.group('package', packageKey(pkg.reseller_id, pkg.name)).length
   if (users > 0) {
     throw errors.invalidState(
       `package "${pkg.name}" is used by ${users} account${users === 1 ? '' : 's'}; delete or move them first`,

@@ -22,6 +22,8 @@ export const TicketStatusBody = z.strictObject({ status: TicketStatus })
 /** Answer of a staff reply: the message, and whether it is an internal note. */
 export const StaffReply = z.extend(TicketMessage, { internal: z.boolean() })
 
+const ResetDone = z.object({ reset: z.literal(true) })
+
 export const controlRoutes: Route[] = [
   route(
     'POST',
@@ -29,7 +31,7 @@ export const controlRoutes: Route[] = [
     open,
     (call) => {
       call.mock.reset()
-      return data(z.object({ reset: z.literal(true) }), { reset: true })
+      return data(ResetDone, { reset: true })
     },
     { transaction: false },
   ),
@@ -45,6 +47,6 @@ export const controlRoutes: Route[] = [
   }),
   // The operator's view: everything, secrets and API keys included.
   route('GET', '/__mock/state', open, (call) =>
-    jsonAnswer(200, `{"success":true,"data":${JSON.stringify(call.mock.store.snapshot())}}`),
+    jsonAnswer(200, `{"success":true,"data":${JSON.stringify(call.mock.store.snapshot({ copy: false }))}}`),
   ),
 ]

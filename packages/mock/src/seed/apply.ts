@@ -3,6 +3,7 @@
  * last ticket, service or invoice of a list is the newest and comes first in its list answers.
  * Timestamps come from the clock (strictly increasing) unless the seed gives `created_at`.
  */
+import { keyMode } from '@reseller-api/sdk'
 import { accountUsage, deriveUsername } from '../domain/hosting.js'
 import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
 import { formatMicros, parseMicros, type Store } from '../state/store.js'
@@ -61,7 +62,8 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): void {
           key: key.key,
           reseller_id: r.id,
           scopes: [...new Set(key.scopes)],
-          mode: key.key.startsWith('svc_test_') ? 'sandbox' : 'live',
+          // The seed schema checked the key: it has one of the two prefixes.
+          mode: keyMode(key.key)!,
         })
       }
       for (const c of r.clients) {

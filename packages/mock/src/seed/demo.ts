@@ -10,11 +10,12 @@
  * - Reseller 2 "Beta Web": WHM offline (503 `whm_unavailable`), a few tickets.
  * - Reseller 3 "Gamma Desk": no reseller service (422 `no_reseller_service`), support scopes only.
  */
+import {
+  DEPARTMENTS as departments,
+  PRIORITIES as priorities,
+  TICKET_STATUSES as statuses,
+} from '@reseller-api/sdk'
 import type { SeedInput } from './schema.js'
-
-const departments = ['technical', 'billing', 'sales', 'abuse', 'general'] as const
-const priorities = ['low', 'normal', 'high', 'urgent'] as const
-const statuses = ['open', 'in_progress', 'resolved', 'closed'] as const
 
 const acmeTickets: NonNullable<SeedInput['resellers'][number]['tickets']> = Array.from(
   { length: 25 },

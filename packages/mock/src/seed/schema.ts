@@ -12,8 +12,10 @@ import {
   Department,
   Domain,
   GeneralEventName,
+  HttpUrl,
   Id,
   INVOICE_STATUSES,
+  Invoice,
   issueMessages,
   MessageAuthor,
   MessageText,
@@ -27,6 +29,7 @@ import {
   TicketStatus,
   TimestampUtc,
   Uuid,
+  WebhookUrl,
 } from '@reseller-api/sdk'
 import * as z from 'zod/mini'
 import { WhmStatus } from '../state/schemas.js'
@@ -34,7 +37,8 @@ import { WhmStatus } from '../state/schemas.js'
 /** Default price of a domain registration, debited from the wallet (`domain_price`). */
 export const DEFAULT_DOMAIN_PRICE = 12.5
 
-const Money = z.number().check(z.nonnegative('must not be negative'))
+/** A non-negative amount, as the SDK's `Invoice.total`. */
+const Money = Invoice.shape.total
 
 const SeedPackage = z.strictObject({
   name: PackageName,
@@ -109,22 +113,19 @@ const SeedInvoice = z.strictObject({
     'unpaid',
   ),
   total: Money,
-  currency: z._default(
-    z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code')),
-    'EUR',
-  ),
+  currency: z._default(Invoice.shape.currency, 'EUR'),
   created_at: z.optional(TimestampUtc),
   due_at: z.optional(z.nullable(TimestampUtc)),
 })
 
 const SeedResellerWebhook = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+  url: HttpUrl,
   secret: z.string().check(z.minLength(1, 'must not be empty')),
 })
 
 const SeedWebhook = z.strictObject({
   id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
-  url: z.url({ error: 'must be a valid URL' }),
+  url: WebhookUrl,
   events: z.array(GeneralEventName).check(z.minLength(1, 'must list at least one event')),
   secret: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
 })

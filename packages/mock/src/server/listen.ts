@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ApiError, renderError } from '../routing/errors.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 
 /** Options of the standalone HTTP server: `mock.listen()` and the `reseller-mock` CLI. */
@@ -40,13 +41,13 @@ const DEFAULT_MAX_BODY = 1024 * 1024
 /** How long {@link RunningServer.close} lets in-flight requests finish before cutting their sockets. */
 const CLOSE_GRACE_MS = 3000
 
-/** Renders the API's error envelope. */
-function errorAnswer(status: number, code: string, message: string): MockResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ success: false, error: { code, message } }),
-  }
+/** The API's error envelope, rendered where every other error answer is. */
+function errorAnswer(
+  status: number,
+  code: 'validation_error' | 'internal_error',
+  message: string,
+): MockResponse {
+  return renderError(new ApiError(status, code, message))
 }
 
 function headerReader(req: IncomingMessage): MockRequest['headers'] {

@@ -136,7 +136,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         format: STATE_FORMAT,
         version: STATE_VERSION,
         saved_at: clock.now().toISOString(),
-        state: store.snapshot(),
+        // Serialized by the writer as soon as this returns: no deep copy needed.
+        state: store.snapshot({ copy: false }),
       }
     })
   }

@@ -149,7 +149,7 @@ export function toTimestampMicros(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
 }
 
-/** Formats a time as an ISO 8601 timestamp with a numeric offset (`…:30+00:00`), as general events do. */
-export function toTimestampWithOffset(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00')
+/** A UTC timestamp (`…:30.123456Z`) written with a numeric offset (`…:30.123456+00:00`), as general events carry it. */
+export function withUtcOffset(timestamp: string): string {
+  return timestamp.endsWith('Z') ? `${timestamp.slice(0, -1)}+00:00` : timestamp
 }

@@ -6,6 +6,7 @@
  * dispatcher is such a listener: it queues deliveries on the clock; no request ever awaits one.
  */
 import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk'
+import { withUtcOffset } from './clock.js'
 import type { EventRow, EventStyle } from './schemas.js'
 import type { Store } from './store.js'
 import { StoreError } from './table.js'
@@ -40,7 +41,7 @@ export function createOutbox(store: Store): Outbox {
       const payload =
         input.style === 'reseller'
           ? { event: input.event, sandbox: input.sandbox, timestamp: created_at, data: input.data }
-          : { event: input.event, created_at: created_at.replace(/Z$/, '+00:00'), data: input.data }
+          : { event: input.event, created_at: withUtcOffset(created_at), data: input.data }
       const check = (input.style === 'reseller' ? ResellerEvent : GeneralEvent).safeParse(payload, {
         reportInput: true,
       })

@@ -137,8 +137,11 @@ export interface Store extends Tables {
   afterCommit(fn: () => void): void
   /** Calls `listener` after every committed change (once per transaction). Returns an unsubscribe function. */
   onChange(listener: () => void): () => void
-  /** The whole state as JSON-serializable data (deep copies). */
-  snapshot(): StoreSnapshot
+  /**
+   * The whole state as JSON-serializable data: deep copies, or with `{ copy: false }` the live rows,
+   * for a caller that serializes the snapshot at once and keeps nothing of it (the state file).
+   */
+  snapshot(options?: { copy?: boolean }): StoreSnapshot
   /** Replaces the whole state with a snapshot; throws (changing nothing) if it is not a valid one. */
   restore(snapshot: unknown): void
   /** Empties every table and counter. */
@@ -239,10 +242,12 @@ export function createStore(clock: Clock): Store {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    snapshot() {
+    snapshot(options) {
+      const copy = options?.copy ?? true
       const rows: Record<string, unknown[]> = {}
       for (const [name, table] of Object.entries(tables)) {
-        rows[name] = structuredClone(Array.from((table as AnyTable).all()))
+        const all = Array.from((table as AnyTable).all())
+        rows[name] = copy ? structuredClone(all) : all
       }
       return {
         format: SNAPSHOT_FORMAT,
@@ -275,8 +280,7 @@ export function createStore(clock: Clock): Store {
       })
       counters = { ...snapshot.counters }
       lastMicros = Math.max(lastMicros, snapshot.last_micros)
-      const restorable = clock as Clock & { restoreOffset?: (ms: number) => void }
-      restorable.restoreOffset?.(snapshot.clock_offset_ms)
+      clock.restoreOffset?.(snapshot.clock_offset_ms)
       notify()
     },
     clear() {

@@ -1,6 +1,7 @@
 import { SecureWebhookUrl } from '@reseller-api/sdk'
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import { type Clock, toTimestampMicros } from '../state/clock.js'
+import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 
 /**
@@ -12,7 +13,7 @@ export const RETRY_DELAYS_MS = [60_000, 600_000, 3_600_000] as const
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 
 /** Which configuration a delivery goes to: the reseller webhook, or one general webhook. */
-export type DeliveryStyle = 'reseller' | 'general'
+export type DeliveryStyle = EventStyle
 
 /**
  * `webhook_id` of a delivery to the reseller webhook (`PUT /reseller/webhook`). General webhook ids
@@ -21,34 +22,12 @@ export type DeliveryStyle = 'reseller' | 'general'
 export const RESELLER_WEBHOOK_ID = 'reseller'
 
 /**
- * A delivery as the mock stores it: one event to one webhook, across all its attempts. The wire
- * record (`Delivery`) is a view of it. `payload` holds the exact bytes that are signed and sent on
- * every attempt.
+ * A delivery as the mock stores it (the store's `DeliveryRow`): one event to one webhook, across all
+ * its attempts. The wire record (`Delivery`) is a view of it. `payload` holds the exact bytes that
+ * are signed and sent on every attempt; `webhook_id` is a general webhook's id or
+ * {@link RESELLER_WEBHOOK_ID}; `event_id` is `null` for a test delivery.
  */
-export interface DeliveryRecord {
-  delivery_id: string
-  reseller_id: number
-  /** Id of the general webhook, or {@link RESELLER_WEBHOOK_ID}. */
-  webhook_id: string
-  /** The outbox event this delivers; `null` for a test delivery. */
-  event_id: number | null
-  event: string
-  payload: string
-  status: 'pending' | 'success' | 'failed'
-  /** Status of the last attempt's answer; `null` when none came (or no attempt yet). */
-  http_status: number | null
-  /** Why the last attempt failed; absent after a success or before the first attempt. */
-  error?: string
-  /** Real duration of the last attempt, on success. */
-  duration_ms?: number
-  /** Attempts made so far; `retries` is this minus one once the first attempt ran. */
-  attempts: number
-  retries: number
-  created_at: string
-  attempted_at: string | null
-  /** When the next attempt runs (mock time); `null` once no attempt is left. */
-  next_attempt_at: string | null
-}
+export type DeliveryRecord = DeliveryRow
 
 /** Where and with what secret a delivery is sent, as configured at the time of the attempt. */
 export interface DeliveryTarget {

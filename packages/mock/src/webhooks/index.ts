@@ -3,11 +3,9 @@
  * reset with the state, reading and writing delivery rows in the store.
  */
 import type { MockContext } from '../context.js'
-import type { DeliveryRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
 import {
   createDispatcher,
-  type DeliveryRecord,
   type DeliveryStore,
   type Dispatcher,
   type DispatcherOptions,
@@ -30,14 +28,13 @@ const dispatchers = new WeakMap<MockContext, MockDispatcher>()
 /** The {@link DeliveryStore} view of a mock's store. */
 export function deliveryStoreOf(store: Store): DeliveryStore {
   return {
-    insertDelivery: (record) => void store.deliveries.insert(record as DeliveryRow),
+    insertDelivery: (record) => void store.deliveries.insert(record),
     updateDelivery(id, patch) {
       const row = store.deliveries.get(id)
-      if (row) store.deliveries.update(row, patch as Partial<DeliveryRow>)
+      if (row) store.deliveries.update(row, patch)
     },
-    getDelivery: (id) => store.deliveries.get(id) as DeliveryRecord | undefined,
-    pendingDeliveries: () =>
-      Array.from(store.deliveries.all()).filter((d) => d.next_attempt_at !== null) as DeliveryRecord[],
+    getDelivery: (id) => store.deliveries.get(id),
+    pendingDeliveries: () => Array.from(store.deliveries.all()).filter((d) => d.next_attempt_at !== null),
     resellerWebhook(resellerId) {
       const row = store.resellerWebhooks.get(resellerId)
       return row ? { url: row.url, secret: row.secret } : undefined
@@ -58,15 +55,11 @@ export function deliveryStoreOf(store: Store): DeliveryStore {
  * Creates the dispatcher of a mock: every committed event is queued for delivery, and a reset
  * re-schedules from the (reset) delivery rows. Call once per context.
  */
-export function attachDispatcher(
-  context: MockContext,
-  options: Omit<DispatcherOptions, 'clock' | 'store' | 'insecureWebhooks'> = {},
-): MockDispatcher {
-  const settings: DispatcherSettings = { ...options }
+export function attachDispatcher(context: MockContext): MockDispatcher {
+  const settings: DispatcherSettings = {}
   let dispatcher = build()
   function build() {
     return createDispatcher({
-      ...options,
       ...settings,
       clock: context.clock,
       store: deliveryStoreOf(context.store),
@@ -76,15 +69,8 @@ export function attachDispatcher(
       checkTarget: (url) => settings.checkTarget?.(url) ?? Promise.resolve(null),
     })
   }
-  context.onEvent((event) =>
-    dispatcher.enqueue({
-      id: event.id,
-      reseller_id: event.reseller_id,
-      style: event.style,
-      event: event.event,
-      payload: event.payload,
-    }),
-  )
+  // An event row is an `OutboxEvent` (id, reseller_id, style, event, payload).
+  context.onEvent((event) => dispatcher.enqueue(event))
   context.onReset(() => dispatcher.resume())
   const bound: MockDispatcher = {
     enqueue: (event) => dispatcher.enqueue(event),

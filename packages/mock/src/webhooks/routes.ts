@@ -14,7 +14,7 @@ import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../routing/errors.js'
 import { data, page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
-import { toTimestampMicros } from '../state/clock.js'
+import { toTimestampMicros, withUtcOffset } from '../state/clock.js'
 import type { DeliveryRow } from '../state/schemas.js'
 import { dispatcherOf } from './index.js'
 
@@ -99,7 +99,7 @@ export const deliveryRoutes: Route[] = [
       const { event } = call.body(WebhookTestBody, { optional: true })
       const payload = GeneralEvent.parse({
         event,
-        created_at: call.mock.store.timestamp().replace(/Z$/, '+00:00'),
+        created_at: withUtcOffset(call.mock.store.timestamp()),
         data: sampleData(event, webhook.id),
       })
       const record = await dispatcherOf(call.mock).deliverNow(webhook.reseller_id, webhook.id, event, payload)
