@@ -1,3 +1,4 @@
+import { GeneralEvent } from '@reseller-api/sdk'
 import { constructEvent, verifySignature } from '@reseller-api/sdk/webhooks'
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
@@ -209,11 +210,14 @@ describe('POST /webhooks/{id}/test', () => {
       const res = await call('POST', `/api/v1/webhooks/${hook.id}/test`, { event: name })
       expect(res.body.data.status).toBe('success')
     }
+    expect(receiver.received).toHaveLength(3)
+    const events = []
     for (const r of receiver.received) {
-      await expect(
-        constructEvent(r.body, r.headers['x-service-signature'] as string, hook.secret),
-      ).resolves.toBeTruthy()
+      events.push(await constructEvent(r.body, r.headers['x-service-signature'] as string, hook.secret))
     }
+    expect(events.map((e) => e.event)).toEqual(['ticket.created', 'ticket.replied', 'payment.completed'])
+    // The SDK's own schema of each general event accepts what was sent (its `data` included).
+    for (const event of events) expect(GeneralEvent.safeParse(event).success).toBe(true)
   })
 
   it('a failing test enters the history and the retry schedule', async () => {
