@@ -93,6 +93,23 @@ describe('retry schedule: 1 min, 10 min, 1 h after the failed attempts, at most 
     expect([ids.size, bodies.size, signatures.size]).toEqual([1, 1, 1])
   })
 
+  it.each([400, 401, 404, 410])(
+    'a receiver answering %i has not taken the delivery: it is retried',
+    async (status) => {
+      const { receiver, clock, mem, emit } = await setup((n) => (n === 1 ? status : 200))
+      const [record] = emit()
+      await clock.advance(0)
+      expect(mem.deliveries.get(record!.delivery_id)).toMatchObject({ status: 'failed', http_status: status })
+      await clock.advance(MINUTE)
+      expect(receiver.received).toHaveLength(2)
+      expect(mem.deliveries.get(record!.delivery_id)).toMatchObject({
+        status: 'success',
+        http_status: 200,
+        retries: 1,
+      })
+    },
+  )
+
   it('a recovering receiver ends success with the retries counted', async () => {
     const { receiver, clock, mem, emit } = await setup((n) => (n <= 2 ? 503 : 204))
     const [record] = emit()
