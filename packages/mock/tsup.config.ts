@@ -1,17 +1,40 @@
 import { defineConfig } from 'tsup'
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    cli: 'src/cli.ts',
+export default defineConfig([
+  {
+    entry: {
+      // Browsers and edge runtimes: no node: import anywhere in its graph (`mock.listen()` rejects).
+      index: 'src/index.ts',
+      // Node, Deno, Bun (`node` export condition): the same, with `mock.listen()` over node:http.
+      node: 'src/node.ts',
+      cli: 'src/cli.ts',
+    },
+    tsconfig: 'tsconfig.build.json',
+    format: ['esm'],
+    target: 'es2023',
+    platform: 'node',
+    dts: { entry: { index: 'src/index.ts' } },
+    sourcemap: true,
+    // Not dist/inspector/: the second build below writes it at the same time.
+    clean: ['*.js', '*.js.map', '*.d.ts'],
+    splitting: true,
+    treeshake: true,
+    // Keep `node:http` as written: a bundler then knows it for a Node built-in, and Deno and
+    // workerd's nodejs_compat only accept the prefixed form.
+    removeNodeProtocol: false,
+    external: [/^node:/],
   },
-  tsconfig: 'tsconfig.build.json',
-  format: ['esm'],
-  target: 'es2023',
-  platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-})
+  {
+    // The inspector's page script and style, served by the standalone server from dist/inspector/.
+    entry: { 'inspector/app': 'src/inspector/app.ts' },
+    tsconfig: 'tsconfig.build.json',
+    format: ['esm'],
+    target: 'es2022',
+    platform: 'browser',
+    minify: true,
+    sourcemap: false,
+    clean: false,
+    splitting: false,
+    dts: false,
+  },
+])

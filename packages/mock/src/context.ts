@@ -6,6 +6,7 @@ import { applySeed, resolveSeed } from './seed/apply.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
 import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
+import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from './state/random.js'
 import type { EventRow } from './state/schemas.js'
 import { createStore, type Store } from './state/store.js'
 
@@ -16,6 +17,8 @@ export interface MockContext {
   readonly insecureWebhooks: boolean
   readonly clock: Clock
   readonly store: Store
+  /** Ids and secrets made while the mock runs (ticket uuids, webhook secrets, delivery ids): seeded, reproducible. */
+  readonly random: MockRandom
   /** The parsed seed that `reset()` returns to. */
   readonly seed: Seed
   /** Appends an event to the outbox; listeners hear of it once the current transaction commits. */
@@ -33,6 +36,8 @@ export interface ContextOptions {
   insecureWebhooks: boolean
   clock: Clock
   seed: Seed
+  /** Seed of the mock's id generator (`createMockApi({ randomSeed })`); default {@link DEFAULT_RANDOM_SEED}. */
+  randomSeed?: string | number
 }
 
 /** Creates a context and loads its seed. */
@@ -40,8 +45,12 @@ export function createContext(options: ContextOptions): MockContext {
   const store = createStore(options.clock)
   const outbox = createOutbox(store)
   const resetListeners = new Set<() => void>()
+  const randomSeed = options.randomSeed ?? DEFAULT_RANDOM_SEED
+  // Draws made while the mock runs count in the store (snapshot, undo); the seed's own draws are a
+  // separate stream, so a reset (which clears the counters) never hands out a seeded uuid again.
+  const random = createRandom(randomSeed, 'run', () => store.nextId('random'))
   // The seed is applied again on reset with the same uuids, secrets and timestamps.
-  const seed = resolveSeed(options.seed)
+  const seed = resolveSeed(options.seed, createRandom(randomSeed, 'seed', localCounter()))
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
   applySeed(store, seed, seededAt)
   return {
@@ -49,6 +58,7 @@ export function createContext(options: ContextOptions): MockContext {
     insecureWebhooks: options.insecureWebhooks,
     clock: options.clock,
     store,
+    random,
     seed: options.seed,
     emit: outbox.emit,
     onEvent: outbox.onEvent,

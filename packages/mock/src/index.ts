@@ -10,81 +10,12 @@
  *
  * @packageDocumentation
  */
-import type { HttpHandler } from 'msw'
-import { createContext } from './context.js'
-import { routes } from './handlers/index.js'
-import { registerInternals } from './internal.js'
-import { parseBaseUrl } from './routing/base-url.js'
-import { createHandle } from './routing/core.js'
-import { createFetch } from './routing/fetch.js'
-import { createMswHandlers } from './routing/msw.js'
-import type { MockHandler } from './routing/types.js'
-import { demoSeed } from './seed/demo.js'
-import { parseSeed, type SeedInput } from './seed/schema.js'
-import type { ListenOptions, RunningServer } from './server/listen.js'
-import { type Clock, createClock } from './state/clock.js'
-import { attachDispatcher } from './webhooks/index.js'
-
-/** Base URL of a mock created without `baseUrl`. */
-export const DEFAULT_BASE_URL = 'https://api.reseller.test'
-
-/** Options of {@link createMockApi}. */
-export interface MockApiOptions {
-  /** The state to start from and `reset()` to (contract §4 format); default: the demo seed. */
-  seed?: SeedInput
-  /** Where the mock answers; default `https://api.reseller.test`. The API is below `{baseUrl}/api/v1`. */
-  baseUrl?: string
-  /** General webhooks may target `http://` and loopback or private hosts (local receivers). */
-  insecureWebhooks?: boolean
-}
-
-/** A running mock of the API. Two mocks share no state. */
-export interface MockApi {
-  /** The base URL (no trailing slash). */
-  readonly baseUrl: string
-  /** MSW handlers: `setupServer(...mock.handlers)` or `setupWorker(...mock.handlers)`. */
-  readonly handlers: HttpHandler[]
-  /** A `fetch` answered by the mock directly: no global interception, safe in parallel tests. */
-  readonly fetch: typeof fetch
-  /** The mock's clock: `await mock.clock.advance(ms)` runs due webhook retries before it resolves. */
-  readonly clock: Clock
-  /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
-  readonly handle: MockHandler
-  /** Returns the state to the seed. */
-  reset(): void
-  /** Serves the mock over HTTP: `{ url, close() }`. */
-  listen(options?: ListenOptions): Promise<RunningServer>
-}
-
-/** Creates a mock of the API with its own state, loaded from `seed` (default: the demo seed). */
-export function createMockApi(options: MockApiOptions = {}): MockApi {
-  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
-  const seed = parseSeed(options.seed ?? demoSeed)
-  const clock = createClock()
-  const context = createContext({
-    baseUrl: base.href,
-    insecureWebhooks: options.insecureWebhooks ?? false,
-    clock,
-    seed,
-  })
-  // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
-  const dispatcher = attachDispatcher(context)
-  const handle = createHandle(routes, context)
-  const mock: MockApi = {
-    baseUrl: base.href,
-    handlers: createMswHandlers(routes, base, handle),
-    fetch: createFetch(handle, base),
-    clock,
-    handle,
-    reset: () => context.reset(),
-    // Loaded on first use: the server needs node:http, and the rest of the mock also runs in browsers
-    // (setupWorker) and edge runtimes.
-    listen: async (listenOptions) => (await import('./server/listen.js')).listen(handle, listenOptions),
-  }
-  registerInternals(mock, { context, dispatcher })
-  return mock
-}
-
+export {
+  createMockApi,
+  DEFAULT_BASE_URL,
+  type MockApi,
+  type MockApiOptions,
+} from './mock-api.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'

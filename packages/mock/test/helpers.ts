@@ -1,7 +1,7 @@
 /** Shared test fixtures: a seed with resellers in every WHM state, and an HTTP-shaped request helper. */
 import { ErrorBody } from '@reseller-api/sdk'
 import { expect } from 'vitest'
-import { createMockApi, type MockApi, type SeedInput } from '../src/index.js'
+import { createMockApi, type MockApi, type SeedInput } from '../src/node.js'
 
 export const ALL_SCOPES = ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] as const
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMockApi, type MockApi } from '../src/index.js'
+import { createMockApi, type MockApi } from '../src/node.js'
 import type { RunningServer } from '../src/server/listen.js'
 import { refusePrivateResolution } from '../src/server/standalone.js'
 

@@ -34,7 +34,7 @@ export function createTicket(mock: MockContext, caller: Caller, body: TicketCrea
   const created_at = store.timestamp()
   const ticket = store.tickets.insert({
     id: store.nextId('ticket'),
-    uuid: crypto.randomUUID(),
+    uuid: mock.random.uuid(),
     user_id: caller.reseller.id,
     subject: body.subject,
     department: body.department,

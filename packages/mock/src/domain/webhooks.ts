@@ -6,15 +6,13 @@ import { HttpUrl, SecureWebhookUrl, validate, type WebhookCreateBody } from '@re
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'
+import type { MockRandom } from '../state/random.js'
 import type { WebhookRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
 
-/** A new webhook secret: `whsec_` and 32 random lower-case hex digits. */
-export function generateWebhookSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  let hex = ''
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0')
-  return `whsec_${hex}`
+/** A new webhook secret: `whsec_` and 32 lower-case hex digits from the mock's seeded generator. */
+export function generateWebhookSecret(random: MockRandom): string {
+  return `whsec_${random.hex128()}`
 }
 
 /** The next free general webhook id: `wh_1`, `wh_2`… (skips ids a seed took). */
@@ -46,7 +44,7 @@ export function createWebhook(mock: MockContext, caller: Caller, body: WebhookCr
     reseller_id: caller.reseller.id,
     url: body.url,
     events: body.events,
-    secret: generateWebhookSecret(),
+    secret: generateWebhookSecret(mock.random),
     created_at: store.timestamp(),
   })
 }

@@ -6,6 +6,7 @@
 import { keyMode } from '@reseller-api/sdk'
 import { accountUsage, deriveUsername } from '../domain/hosting.js'
 import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
+import type { MockRandom } from '../state/random.js'
 import { formatMicros, parseMicros, type Store } from '../state/store.js'
 import type { Seed } from './schema.js'
 
@@ -19,13 +20,19 @@ function normalize(given: string): string {
  * Fills in, once, what a seed leaves to chance (ticket uuids, service ids, webhook secrets), in
  * place on a parsed seed, so that applying it again (`reset()`) gives the very same state.
  */
-export function resolveSeed(seed: Seed): Seed {
+export function resolveSeed(seed: Seed, random: MockRandom): Seed {
   for (const r of seed.resellers) {
-    for (const t of r.tickets) t.uuid ??= crypto.randomUUID()
-    for (const s of r.services) s.id ??= crypto.randomUUID()
-    for (const w of r.webhooks) w.secret ??= generateWebhookSecret()
+    for (const t of r.tickets) t.uuid ??= random.uuid()
+    for (const s of r.services) s.id ??= random.uuid()
+    for (const w of r.webhooks) w.secret ??= generateWebhookSecret(random)
   }
   return seed
+}
+
+/** A value {@link resolveSeed} fills in; its absence is a programming error, not bad input. */
+function resolved<T>(value: T | undefined, field: string): T {
+  if (value === undefined) throw new TypeError(`applySeed: ${field} is not set: call resolveSeed first`)
+  return value
 }
 
 /**
@@ -94,7 +101,7 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): void {
       }
       for (const s of r.services) {
         store.services.insert({
-          id: s.id ?? crypto.randomUUID(),
+          id: resolved(s.id, 'services[].id'),
           type: s.type,
           name: s.name,
           status: s.status,
@@ -121,7 +128,7 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): void {
         const id = store.nextId('ticket')
         const ticket = store.tickets.insert({
           id,
-          uuid: t.uuid ?? crypto.randomUUID(),
+          uuid: resolved(t.uuid, 'tickets[].uuid'),
           user_id: r.id,
           subject: t.subject,
           department: t.department,
@@ -166,7 +173,7 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): void {
           reseller_id: r.id,
           url: w.url,
           events: w.events,
-          secret: w.secret ?? generateWebhookSecret(),
+          secret: resolved(w.secret, 'webhooks[].secret'),
           created_at: now(),
         })
       }

@@ -36,6 +36,19 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/**
+ * What the standalone server serves beside the mock's handler: the inspector's page, its assets and
+ * its event stream (server/inspector.ts). Internal: not part of {@link ListenOptions}.
+ */
+export interface ServerExtension {
+  /** Answers the request itself when it is one of its own; returns `true` when it did. */
+  serve(req: IncomingMessage, res: ServerResponse, path: string): boolean
+  /** Called once the handler answered a request: a journal entry, maybe a change. */
+  answered(method: string, path: string): void
+  /** Ends what holds connections open (event streams), so that `close()` does not wait for them. */
+  close(): void
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
 /** How long {@link RunningServer.close} lets in-flight requests finish before cutting their sockets. */
@@ -92,7 +105,11 @@ function send(res: ServerResponse, answer: MockResponse): void {
  * values built straight from the `IncomingMessage` (no WHATWG `Request`/`Response` on the hot
  * path), connections are kept alive, and every answer carries an exact `Content-Length`.
  */
-export function listen(handle: MockHandler, options: ListenOptions = {}): Promise<RunningServer> {
+export function listen(
+  handle: MockHandler,
+  options: ListenOptions = {},
+  extension?: ServerExtension,
+): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const log = options.log
   const onMutation = options.onMutation
@@ -149,9 +166,14 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
         url = '/'
       }
     }
+    if (extension) {
+      const q = url.indexOf('?')
+      if (extension.serve(req, res, q === -1 ? url : url.slice(0, q))) return
+    }
     answer(req, url).then(
       (response) => {
         send(res, response)
+        extension?.answered(req.method ?? 'GET', url)
         if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
       },
       (error: unknown) => {
@@ -188,6 +210,7 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
         port,
         close() {
           closing ??= new Promise<void>((done) => {
+            extension?.close()
             const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
             force.unref()
             server.close(() => {

@@ -5,9 +5,10 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { isPrivateHost } from '@reseller-api/sdk'
-import { createMockApi, type MockApi } from '../index.js'
 import { internalsOf } from '../internal.js'
+import { createMockApi, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
+import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
 import {
   createStateFileWriter,
@@ -142,14 +143,18 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     })
   }
 
-  const server = await listen(mock.handle, {
-    port: options.port ?? 4010,
-    host: options.host ?? '127.0.0.1',
-    log: options.log,
-    onMutation: writer ? async () => persist() : undefined,
-    // Reads wait for the write of a background change (a delivery attempt) they could otherwise show.
-    onRead: writer ? persist : undefined,
-  })
+  const server = await listen(
+    mock.handle,
+    {
+      port: options.port ?? 4010,
+      host: options.host ?? '127.0.0.1',
+      log: options.log,
+      onMutation: writer ? async () => persist() : undefined,
+      // Reads wait for the write of a background change (a delivery attempt) they could otherwise show.
+      onRead: writer ? persist : undefined,
+    },
+    createInspector(mock),
+  )
 
   if (writer) {
     try {

@@ -1,6 +1,7 @@
 import { SecureWebhookUrl } from '@reseller-api/sdk'
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import { type Clock, toTimestampMicros } from '../state/clock.js'
+import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from '../state/random.js'
 import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 
@@ -82,7 +83,7 @@ export interface DispatcherOptions {
   bypassMsw?: boolean
   /** Real-time limit of one attempt; default 5 000 ms (spec §8). Tests shorten it. */
   timeoutMs?: number
-  /** Delivery ids; default `dlv_` + a random UUID without dashes. */
+  /** Delivery ids; default `dlv_` + 32 hex digits of a generator seeded with the default seed. */
   newId?: () => string
   /**
    * Extra check of a general webhook target before each attempt, e.g. that its host name does not
@@ -106,6 +107,13 @@ export interface Dispatcher {
    * resolving the record after it (the test endpoint). A failed attempt is retried on the schedule.
    */
   deliverNow(resellerId: number, webhookId: string, event: string, payload: unknown): Promise<DeliveryRecord>
+  /**
+   * Delivers a recorded delivery again (the inspector's "redeliver now"): a new record with a new
+   * id, the same event and the very same payload bytes, to the same webhook, its first attempt made
+   * at once; resolves the new record after that attempt. A failed attempt is retried on the
+   * schedule. The original record is left as it is. `undefined` for an unknown delivery id.
+   */
+  redeliver(deliveryId: string): Promise<DeliveryRecord | undefined>
   /** Sends `payload` once to `target` and reports how it went; no record, no retry (the reseller test endpoint). */
   sendOnce(target: DeliveryTarget, event: string, payload: unknown): Promise<AttemptResult>
   /** Forgets every scheduled attempt and schedules them again from the records (after a reset or a restore). */
@@ -116,7 +124,10 @@ export interface Dispatcher {
   stop(): void
 }
 
-const defaultId = () => `dlv_${crypto.randomUUID().replaceAll('-', '')}`
+/** `dlv_` and 32 hex digits drawn from `random`. */
+export function deliveryIdFrom(random: MockRandom): () => string {
+  return () => `dlv_${random.hex128()}`
+}
 
 /** Creates a {@link Dispatcher}. */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -128,7 +139,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // standalone server, where no interceptor runs, turns it off.
   const markBypass = options.bypassMsw ?? true
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
-  const newId = options.newId ?? defaultId
+  const newId = options.newId ?? deliveryIdFrom(createRandom(DEFAULT_RANDOM_SEED, 'delivery', localCounter()))
   const cancels = new Map<string, () => void>()
   const inFlight = new Map<string, Promise<void>>()
   let generation = 0
@@ -251,6 +262,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     async deliverNow(resellerId, webhookId, event, payload) {
       const record = newRecord(resellerId, webhookId, null, event, JSON.stringify(payload))
+      store.insertDelivery(record)
+      await run(record.delivery_id, generation)
+      return store.getDelivery(record.delivery_id) ?? record
+    },
+
+    async redeliver(deliveryId) {
+      const original = store.getDelivery(deliveryId)
+      if (!original) return undefined
+      const record = newRecord(
+        original.reseller_id,
+        original.webhook_id,
+        original.event_id,
+        original.event,
+        original.payload,
+      )
       store.insertDelivery(record)
       await run(record.delivery_id, generation)
       return store.getDelivery(record.delivery_id) ?? record

@@ -9,6 +9,7 @@ import {
   type DeliveryStore,
   type Dispatcher,
   type DispatcherOptions,
+  deliveryIdFrom,
 } from './dispatcher.js'
 
 /** Options a mock's owner may change after creation (the standalone server does). */
@@ -64,6 +65,7 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
       clock: context.clock,
       store: deliveryStoreOf(context.store),
       insecureWebhooks: context.insecureWebhooks,
+      newId: deliveryIdFrom(context.random),
       // Through `settings`, so that `configure` also reaches attempts already scheduled.
       onChange: () => settings.onChange?.(),
       checkTarget: (url) => settings.checkTarget?.(url) ?? Promise.resolve(null),
@@ -75,6 +77,7 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
   const bound: MockDispatcher = {
     enqueue: (event) => dispatcher.enqueue(event),
     deliverNow: (...args) => dispatcher.deliverNow(...args),
+    redeliver: (id) => dispatcher.redeliver(id),
     sendOnce: (...args) => dispatcher.sendOnce(...args),
     resume: () => dispatcher.resume(),
     idle: () => dispatcher.idle(),

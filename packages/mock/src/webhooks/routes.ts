@@ -9,13 +9,16 @@ import {
   ResellerWebhookTestResult,
   WebhookTestBody,
 } from '@reseller-api/sdk'
+import { signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
+import type { MockContext } from '../context.js'
 import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../routing/errors.js'
 import { data, page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { toTimestampMicros, withUtcOffset } from '../state/clock.js'
-import type { DeliveryRow } from '../state/schemas.js'
+import { DeliveryRow } from '../state/schemas.js'
+import { RESELLER_WEBHOOK_ID } from './dispatcher.js'
 import { dispatcherOf } from './index.js'
 
 const deliveryJson = serializer<DeliveryRow>(Delivery)
@@ -35,6 +38,28 @@ export const ClockAdvanceBody = z.strictObject({
 
 /** Answer of `POST /__mock/clock/advance`: the mock time after the move, and its lead over real time. */
 export const ClockState = z.object({ now: z.string(), offset_ms: z.number() })
+
+/**
+ * A delivery as the operator sees it (`GET /__mock/deliveries`): the stored record, the URL it goes
+ * to now and the `x-service-signature` header its attempts carry (`null` once its webhook is gone).
+ */
+export const DeliveryView = z.extend(DeliveryRow, {
+  url: z.nullable(z.string()),
+  signature: z.nullable(z.string()),
+})
+
+/** The delivery view of a record: where it goes and how it is signed, with the webhook's current secret. */
+async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.infer<typeof DeliveryView>> {
+  const target =
+    row.webhook_id === RESELLER_WEBHOOK_ID
+      ? store.resellerWebhooks.get(row.reseller_id)
+      : store.webhooks.get(row.webhook_id)
+  return {
+    ...row,
+    url: target?.url ?? null,
+    signature: target ? await signPayload(row.payload, target.secret) : null,
+  }
+}
 
 const FICTITIOUS_UUID = '00000000-0000-4000-8000-000000000000'
 
@@ -113,6 +138,33 @@ export const deliveryRoutes: Route[] = [
     const n = call.page()
     return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)
   }),
+
+  // Every delivery of every reseller, newest first, with its signature header: the inspector's list.
+  route(
+    'GET',
+    '/__mock/deliveries',
+    { auth: 'none' },
+    async (call) => {
+      const { store } = call.mock
+      const rows = Array.from(store.deliveries.all()).reverse()
+      return data(z.array(DeliveryView), await Promise.all(rows.map((row) => viewOf(store, row))))
+    },
+    { transaction: false },
+  ),
+
+  // "Redeliver now": a new delivery of the same bytes, first attempt at once (see Dispatcher.redeliver).
+  route(
+    'POST',
+    '/__mock/deliveries/:delivery_id/redeliver',
+    { auth: 'none' },
+    async (call) => {
+      const id = call.params.delivery_id!
+      const record = await dispatcherOf(call.mock).redeliver(id)
+      if (!record) throw errors.notFound(`delivery ${id}`)
+      return data(DeliveryView, await viewOf(call.mock.store, record), 201)
+    },
+    { transaction: false },
+  ),
 
   route(
     'POST',

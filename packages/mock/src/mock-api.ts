@@ -1,0 +1,108 @@
+/**
+ * `createMockApi` and what it returns, shared by the package's two entries: the default one
+ * (browsers, edge runtimes; `listen` rejects) and the `node` one (`listen` serves over node:http).
+ */
+import type { HttpHandler } from 'msw'
+import { createContext } from './context.js'
+import { routes } from './handlers/index.js'
+import { registerInternals } from './internal.js'
+import { parseBaseUrl } from './routing/base-url.js'
+import { createHandle } from './routing/core.js'
+import { createFetch } from './routing/fetch.js'
+import { createMswHandlers } from './routing/msw.js'
+import type { MockHandler } from './routing/types.js'
+import { demoSeed } from './seed/demo.js'
+import { parseSeed, type SeedInput } from './seed/schema.js'
+import type { ListenOptions, RunningServer } from './server/listen.js'
+import { type Clock, createClock } from './state/clock.js'
+import { DEFAULT_RANDOM_SEED } from './state/random.js'
+import { attachDispatcher } from './webhooks/index.js'
+
+/** Base URL of a mock created without `baseUrl`. */
+export const DEFAULT_BASE_URL = 'https://api.reseller.test'
+
+/** Options of {@link createMockApi}. */
+export interface MockApiOptions {
+  /** The state to start from and `reset()` to (contract §4 format); default: the demo seed. */
+  seed?: SeedInput
+  /** Where the mock answers; default `https://api.reseller.test`. The API is below `{baseUrl}/api/v1`. */
+  baseUrl?: string
+  /** General webhooks may target `http://` and loopback or private hosts (local receivers). */
+  insecureWebhooks?: boolean
+  /**
+   * Seed of the mock's id generator: ticket uuids, service ids, webhook secrets and delivery ids
+   * are drawn from it (never from `crypto.randomUUID`), so two runs that make the same calls get
+   * the same ids. Default `'reseller-mock'`; give each mock its own value to tell their ids apart.
+   */
+  randomSeed?: string | number
+}
+
+/** A running mock of the API. Two mocks share no state. */
+export interface MockApi {
+  /** The base URL (no trailing slash). */
+  readonly baseUrl: string
+  /** MSW handlers: `setupServer(...mock.handlers)` or `setupWorker(...mock.handlers)`. */
+  readonly handlers: HttpHandler[]
+  /** A `fetch` answered by the mock directly: no global interception, safe in parallel tests. */
+  readonly fetch: typeof fetch
+  /** The mock's clock: `await mock.clock.advance(ms)` runs due webhook retries before it resolves. */
+  readonly clock: Clock
+  /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
+  readonly handle: MockHandler
+  /** Returns the state to the seed. */
+  reset(): void
+  /**
+   * Serves the mock over HTTP (`node:http`), with the inspector at `{url}/__mock/`: `{ url, close() }`.
+   * Node, Deno and Bun only (the package's `node` export condition); in a browser or edge bundle it
+   * rejects with an error that says so.
+   */
+  listen(options?: ListenOptions): Promise<RunningServer>
+}
+
+/** Serves a mock over HTTP: given by the `node` entry, absent from the browser and edge build. */
+export type ListenImpl = (mock: MockApi, options?: ListenOptions) => Promise<RunningServer>
+
+/** `listen` where no server can run: rejects with what to do instead. */
+const listenUnavailable: ListenImpl = () =>
+  Promise.reject(
+    new Error(
+      'mock.listen() needs node:http, which this build of @reseller-api/mock leaves out: it was ' +
+        'resolved without the "node" export condition (a browser or edge bundle). In a browser use ' +
+        'setupWorker(...mock.handlers) or mock.fetch; run the standalone server under Node (reseller-mock).',
+    ),
+  )
+
+/** Creates a mock of the API with its own state, loaded from `seed` (default: the demo seed). */
+export function createMockApi(options: MockApiOptions = {}): MockApi {
+  return buildMockApi(options, listenUnavailable)
+}
+
+/** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
+export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
+  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
+  const seed = parseSeed(options.seed ?? demoSeed)
+  const clock = createClock()
+  const context = createContext({
+    baseUrl: base.href,
+    insecureWebhooks: options.insecureWebhooks ?? false,
+    clock,
+    seed,
+    randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
+  })
+  // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
+  const dispatcher = attachDispatcher(context)
+  const handle = createHandle(routes, context)
+  const mock: MockApi = {
+    baseUrl: base.href,
+    handlers: createMswHandlers(routes, base, handle),
+    fetch: createFetch(handle, base),
+    clock,
+    handle,
+    reset: () => context.reset(),
+    // node:http only comes in through the `node` entry (src/node.ts), so that a browser or Workers
+    // bundle of this module never meets it.
+    listen: (listenOptions) => listenImpl(mock, listenOptions),
+  }
+  registerInternals(mock, { context, dispatcher })
+  return mock
+}
