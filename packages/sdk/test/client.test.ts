@@ -124,6 +124,19 @@ describe('headers', () => {
       `reseller-api-sdk/${VERSION} (workerd)`,
     )
   })
+
+  it('names the edge runtime even where it poses as Node (Workers with nodejs_compat, Vercel Edge)', () => {
+    const workersWithNodeCompat = {
+      navigator: { userAgent: 'Cloudflare-Workers' },
+      process: { versions: { node: '22.14.0' } },
+    }
+    expect(userAgent(detectRuntime(workersWithNodeCompat))).toBe(`reseller-api-sdk/${VERSION} (workerd)`)
+    const vercelEdge = { EdgeRuntime: 'edge-runtime', process: { versions: { node: '20.0.0' } } }
+    expect(userAgent(detectRuntime(vercelEdge))).toBe(`reseller-api-sdk/${VERSION} (edge-runtime)`)
+    expect(userAgent(detectRuntime({ process: { versions: { node: '24.1.0' } } }))).toBe(
+      `reseller-api-sdk/${VERSION} (node/24.1.0)`,
+    )
+  })
 })
 
 describe('withResponse', () => {

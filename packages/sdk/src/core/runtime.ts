@@ -6,7 +6,7 @@ import { VERSION } from '../version.js'
 
 /** Name of the runtime and, when known, its version: `node/24.1.0`, `deno/2.1.0`, `bun/1.2.0`. */
 export interface RuntimeInfo {
-  /** `node`, `deno`, `bun`, `workerd`, `browser` or `unknown`. */
+  /** `workerd`, `edge-runtime` (Vercel), `deno`, `bun`, `node`, `browser` or `unknown`. */
   readonly name: string
   /** The runtime's version, when it tells. */
   readonly version: string | undefined
@@ -18,17 +18,22 @@ interface RuntimeGlobals {
   navigator?: { userAgent?: string }
   document?: unknown
   importScripts?: unknown
+  EdgeRuntime?: unknown
 }
 
-/** Reads the runtime from globals. */
+/**
+ * Reads the runtime from globals. Edge runtimes come first: Cloudflare Workers with
+ * `nodejs_compat` and Vercel's Edge Runtime define a `process` that claims to be Node.
+ */
 export function detectRuntime(globals: RuntimeGlobals = globalThis as RuntimeGlobals): RuntimeInfo {
+  if (globals.navigator?.userAgent === 'Cloudflare-Workers') return { name: 'workerd', version: undefined }
+  if (typeof globals.EdgeRuntime === 'string') return { name: 'edge-runtime', version: undefined }
   if (globals.Deno?.version?.deno) return { name: 'deno', version: globals.Deno.version.deno }
   if (globals.process?.versions?.bun) return { name: 'bun', version: globals.process.versions.bun }
   if (globals.process?.versions?.node) return { name: 'node', version: globals.process.versions.node }
   if (globals.document !== undefined || typeof globals.importScripts === 'function') {
     return { name: 'browser', version: undefined }
   }
-  if (globals.navigator?.userAgent === 'Cloudflare-Workers') return { name: 'workerd', version: undefined }
   return { name: 'unknown', version: undefined }
 }
 

@@ -5,7 +5,12 @@
 import { checkEventEnvelope } from '../schemas/event-envelope.js'
 import type { WebhookEvent } from '../schemas/events.js'
 import { describeFieldErrors } from '../schemas/issues.js'
-import { type SignatureFailure, WebhookPayloadError, WebhookVerificationError } from './errors.js'
+import {
+  type SignatureFailure,
+  WebCryptoUnavailableError,
+  WebhookPayloadError,
+  WebhookVerificationError,
+} from './errors.js'
 
 /** The header that carries a delivery's signature, in the lower case that `Headers` and `node:http` use. */
 export const SIGNATURE_HEADER = 'x-service-signature'
@@ -110,7 +115,15 @@ function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value
 }
 
-/** {@link verifySignature} over a given backend: resolves a boolean, never rejects, never throws. */
+/** No Web Crypto: not malformed input but a platform that cannot check anything (rejected, not `false`). */
+function isMissingPlatform(error: unknown): boolean {
+  return error instanceof WebCryptoUnavailableError
+}
+
+/**
+ * {@link verifySignature} over a given backend: resolves a boolean for any input, never throws;
+ * rejects only with {@link WebCryptoUnavailableError} when the platform has no Web Crypto.
+ */
 export function verifyWith(
   backend: HmacBackend,
   payload: unknown,
@@ -123,10 +136,10 @@ export function verifyWith(
     if (typeof result === 'boolean') return result ? RESOLVED_TRUE : RESOLVED_FALSE
     return result.then(
       (ok) => ok === true,
-      () => false,
+      (error: unknown) => (isMissingPlatform(error) ? Promise.reject(error) : false),
     )
-  } catch {
-    return RESOLVED_FALSE
+  } catch (error) {
+    return isMissingPlatform(error) ? Promise.reject(error) : RESOLVED_FALSE
   }
 }
 

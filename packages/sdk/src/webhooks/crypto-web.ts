@@ -1,6 +1,7 @@
 // HMAC through Web Crypto (`crypto.subtle`): browsers, Deno, Bun, Cloudflare Workers, Vercel Edge,
 // and Node too. `crypto.subtle.verify` compares in constant time.
 import { decodeHeaderMac, type HmacBackend, type Payload } from './core.js'
+import { WebCryptoUnavailableError } from './errors.js'
 
 const encoder = new TextEncoder()
 
@@ -8,11 +9,19 @@ const encoder = new TextEncoder()
 const MAX_CACHED_KEYS = 16
 const keys = new Map<string, Promise<CryptoKey>>()
 
+/** `crypto.subtle`, which a browser leaves out of pages that are not a secure context. */
+function subtle(): SubtleCrypto {
+  const found = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle
+  if (!found) throw new WebCryptoUnavailableError()
+  return found
+}
+
 function keyFor(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret)
   if (key === undefined) {
+    const webCrypto = subtle()
     if (keys.size >= MAX_CACHED_KEYS) keys.clear()
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    key = webCrypto.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
     ])
@@ -37,11 +46,11 @@ function toHex(bytes: Uint8Array): string {
 /** HMAC-SHA256 with Web Crypto: `crypto.subtle.sign` and `crypto.subtle.verify`. */
 export const webHmac: HmacBackend = {
   async signHex(payload, secret) {
-    return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), bytesOf(payload))))
+    return toHex(new Uint8Array(await subtle().sign('HMAC', await keyFor(secret), bytesOf(payload))))
   },
   async verifyHeader(payload, header, secret) {
     const claimed = new Uint8Array(32)
     if (!decodeHeaderMac(header, claimed)) return false
-    return crypto.subtle.verify('HMAC', await keyFor(secret), claimed, bytesOf(payload))
+    return subtle().verify('HMAC', await keyFor(secret), claimed, bytesOf(payload))
   },
 }

@@ -8,6 +8,25 @@ const FAILURE_MESSAGES: Record<SignatureFailure, string> = {
 }
 
 /**
+ * The platform has no Web Crypto (`crypto.subtle`), so nothing can be signed or verified. Browsers
+ * only offer it in a secure context: a page served over HTTPS, or from `localhost` / `127.0.0.1`.
+ * Not a verdict on the delivery: `verifySignature` rejects with it rather than resolving `false`.
+ */
+export class WebCryptoUnavailableError extends Error {
+  /** Always `'WebCryptoUnavailableError'`, so the error is recognisable across bundle copies. */
+  override readonly name = 'WebCryptoUnavailableError' as const
+
+  /** Makes the error; the message says what is missing and how to get it. */
+  constructor() {
+    super(
+      'Web Crypto (crypto.subtle) is not available here, so webhook signatures cannot be checked: ' +
+        'browsers only offer it in a secure context (a page served over HTTPS, or from localhost). ' +
+        'Serve the page over HTTPS or from localhost, or verify the delivery on a server.',
+    )
+  }
+}
+
+/**
  * The signature of a webhook delivery could not be verified: the header is missing or malformed, or
  * it does not match the raw body under the secret. Answer 401; never process the payload.
  *

@@ -39,7 +39,8 @@ export * from './shared-exports.js'
  * @param secret - the webhook secret, a non-empty string (hashed as UTF-8)
  * @returns the `x-service-signature` header value
  * @throws TypeError (as a rejection) when `secret` is empty or not a string, or `payload` is
- *   neither a string nor a `Uint8Array`
+ *   neither a string nor a `Uint8Array`; {@link WebCryptoUnavailableError} when the platform has
+ *   no `crypto.subtle`
  */
 export function signPayload(payload: string | Uint8Array, secret: string): Promise<string> {
   return signWith(webHmac, payload, secret)
@@ -48,15 +49,20 @@ export function signPayload(payload: string | Uint8Array, secret: string): Promi
 /**
  * Checks a delivery's `x-service-signature` header against its raw body, comparing in constant time.
  *
- * Never throws and never rejects: a missing, empty, truncated, non-hex, wrong-algorithm or
+ * Never throws on malformed input: a missing, empty, truncated, non-hex, wrong-algorithm or
  * oversized header, a payload of the wrong type, or an empty secret all resolve `false`. The header
  * must be exactly `sha256=` followed by 64 hex digits; letter case is ignored (the service sends
  * lowercase), and nothing else (no whitespace, no list of signatures) is accepted.
+ *
+ * A platform without Web Crypto is not malformed input: there it rejects with
+ * {@link WebCryptoUnavailableError} (a browser page that is not a secure context: plain `http://`
+ * from another host than `localhost`) rather than claim that a good delivery is forged.
  *
  * @param payload - the raw body exactly as received: a string or bytes, never re-serialized JSON
  * @param signature - the header value, e.g. `request.headers.get(SIGNATURE_HEADER)`
  * @param secret - the webhook secret
  * @returns `true` only if the header is the HMAC of `payload` under `secret`
+ * @throws {@link WebCryptoUnavailableError} (as a rejection) when the platform has no `crypto.subtle`
  */
 export function verifySignature(
   payload: string | Uint8Array,

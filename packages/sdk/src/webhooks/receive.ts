@@ -1,7 +1,7 @@
 // What both adapters share: their options, and the path from a raw body to a status code.
 import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, type HmacBackend, type Payload } from './core.js'
-import { isWebhookVerificationError } from './errors.js'
+import { isWebhookVerificationError, WebCryptoUnavailableError } from './errors.js'
 
 /** The default body limit of the adapters: 1 MiB, far above any event this API sends. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -116,6 +116,8 @@ export async function receive<Context>(
   } catch (error) {
     report(options, error, context, false)
     if (isWebhookVerificationError(error)) return { status: 401, text: 'invalid signature' }
+    // The receiver cannot check anything here: its fault, not the sender's; 500 so it retries.
+    if (error instanceof WebCryptoUnavailableError) return { status: 500, text: error.message }
     // The sender proved it holds the secret, so telling it which field is wrong is safe.
     return { status: 400, text: `invalid payload: ${error instanceof Error ? error.message : String(error)}` }
   }

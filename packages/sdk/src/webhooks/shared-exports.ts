@@ -13,6 +13,7 @@ export {
   isWebhookPayloadError,
   isWebhookVerificationError,
   type SignatureFailure,
+  WebCryptoUnavailableError,
   WebhookPayloadError,
   WebhookVerificationError,
 } from './errors.js'
