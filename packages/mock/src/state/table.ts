@@ -61,6 +61,21 @@ export interface AnyTable {
 
 const versions = new WeakMap<object, number>()
 
+/**
+ * `row` as initial values that carry their own `@msw/data` primary key. The collection reads it
+ * from a symbol it does not export (`kPrimaryKey`) and calls `crypto.randomUUID()` when it is
+ * absent, which pages served over plain http (and workerd at module scope) do not allow; a proxy
+ * answers that one symbol and passes everything else through to the row.
+ */
+function withPrimaryKey<T extends object>(row: T, primaryKey: string): T {
+  return new Proxy(row, {
+    get: (target, property, receiver) =>
+      typeof property === 'symbol' && property.description === 'kPrimaryKey'
+        ? primaryKey
+        : Reflect.get(target, property, receiver),
+  })
+}
+
 /** Version of a stored record, bumped by every {@link Table.update}; serialization caches key on it. */
 export function rowVersion(row: object): number {
   return versions.get(row) ?? 0
@@ -255,13 +270,16 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
   }
 
   /** Hands the row to the collection; the collection stores this very object. */
+  /** Primary keys handed to the collection: `@msw/data` would otherwise call `crypto.randomUUID()`. */
+  #collectionKeys = 0
+
   #store(row: T): void {
     const collection = this.collection
     this.#creating.add(row)
     this.#adopting = row
     let created: Promise<unknown>
     try {
-      created = collection.create(row as never)
+      created = collection.create(withPrimaryKey(row, `${this.name}:${++this.#collectionKeys}`) as never)
     } finally {
       this.#adopting = undefined
     }
