@@ -36,7 +36,8 @@ async function bundle(options: { platform: 'browser' | 'neutral'; conditions?: s
 }
 
 /** Every Node built-in a bundle pulls in, whichever way it is written. */
-const NODE_IMPORT = /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](?:node:[\w/]+|http|https|net|fs|dns|url)["']/
+const NODE_IMPORT =
+  /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](?:node:[\w/]+|http|https|net|fs|dns|url)["']/
 
 describe('bundling @reseller-api/mock', () => {
   it('for the browser (esbuild, platform browser): succeeds, no node: or http import', async () => {
