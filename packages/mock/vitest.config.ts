@@ -14,5 +14,7 @@ export default defineProject({
   test: {
     name: 'mock',
     include: ['test/**/*.test.ts'],
+    // Chromium tests: pnpm test:browser (vitest.browser.config.ts at the root).
+    exclude: ['test/browser/**'],
   },
 })

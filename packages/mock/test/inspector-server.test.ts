@@ -120,7 +120,8 @@ describe('GET /__mock/stream', () => {
       expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
       await stream.waitFor(1)
       // The page's own reads change nothing: a notice for them would make it read again, forever.
-      for (const path of ['/__mock/state', '/__mock/deliveries', '/__mock/']) await fetch(`${server.url}${path}`)
+      for (const path of ['/__mock/state', '/__mock/deliveries', '/__mock/'])
+        await fetch(`${server.url}${path}`)
       await new Promise((r) => setTimeout(r, 200))
       expect(stream.events).toHaveLength(1)
 
@@ -191,7 +192,12 @@ describe('delivery control endpoints (every transport)', () => {
     const { secret, deliveries } = await oneDelivery()
     expect(deliveries).toHaveLength(1)
     const [delivery] = deliveries
-    expect(delivery).toMatchObject({ event: 'ticket.created', url: receiver.url, status: 'success', attempts: 1 })
+    expect(delivery).toMatchObject({
+      event: 'ticket.created',
+      url: receiver.url,
+      status: 'success',
+      attempts: 1,
+    })
     expect(delivery.signature).toBe(await signPayload(delivery.payload, secret))
     const sent = receiver.received[before]!
     expect(sent.headers['x-service-signature']).toBe(delivery.signature)
@@ -202,7 +208,9 @@ describe('delivery control endpoints (every transport)', () => {
     const { deliveries } = await oneDelivery()
     const original = deliveries[0]
     const before = receiver.received.length
-    const answer = await call(mock, 'POST', `/__mock/deliveries/${original.delivery_id}/redeliver`, { key: null })
+    const answer = await call(mock, 'POST', `/__mock/deliveries/${original.delivery_id}/redeliver`, {
+      key: null,
+    })
     expect(answer.status).toBe(201)
     const again = answer.body.data
     expect(again.delivery_id).not.toBe(original.delivery_id)
