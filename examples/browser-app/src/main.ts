@@ -16,7 +16,8 @@ const form = document.getElementById('new-ticket') as HTMLFormElement
 // Deliveries go to this page's own server (no network beyond it), hence insecureWebhooks.
 const mock = createMockApi({ insecureWebhooks: true })
 const worker = setupWorker(...mock.handlers)
-await worker.start({ quiet: true, onUnhandledRequest: 'bypass' })
+// The page's own files and its webhook receiver are not the API's: let them through.
+await worker.start({ quiet: true, onUnhandledFrame: 'bypass' })
 
 const api = new ResellerApi({ apiKey: API_KEY, baseUrl: mock.baseUrl })
 const desk = await createSupportDesk(api, {
