@@ -12,8 +12,10 @@
  */
 import type { HttpHandler } from 'msw'
 import { createContext } from './context.js'
+import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
 import { registerInternals } from './internal.js'
+import { createMockRequests, type MockRequests } from './journal/api.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
@@ -36,6 +38,11 @@ export interface MockApiOptions {
   baseUrl?: string
   /** General webhooks may target `http://` and loopback or private hosts (local receivers). */
   insecureWebhooks?: boolean
+  /**
+   * How many API requests the journal keeps (the oldest go first); default 1,000. `0` turns the
+   * journal off; answers still carry `X-Request-Id`.
+   */
+  journalLimit?: number
 }
 
 /** A running mock of the API. Two mocks share no state. */
@@ -50,7 +57,11 @@ export interface MockApi {
   readonly clock: Clock
   /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
   readonly handle: MockHandler
-  /** Returns the state to the seed. */
+  /** The request journal: `mock.requests.list({ method: 'POST' })`, oldest first. */
+  readonly requests: MockRequests
+  /** Faults for API requests: `mock.faults.add({ respond: { status: 429, retryAfter: 1 }, times: 1 })`. */
+  readonly faults: MockFaults
+  /** Returns the state to the seed, and empties the journal and the faults. */
   reset(): void
   /** Serves the mock over HTTP: `{ url, close() }`. */
   listen(options?: ListenOptions): Promise<RunningServer>
@@ -66,6 +77,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
     seed,
+    journalLimit: options.journalLimit,
+    routes,
   })
   // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
   const dispatcher = attachDispatcher(context)
@@ -76,6 +89,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     fetch: createFetch(handle, base),
     clock,
     handle,
+    requests: createMockRequests(context.journal),
+    faults: createMockFaults(context.faults),
     reset: () => context.reset(),
     // Loaded on first use: the server needs node:http, and the rest of the mock also runs in browsers
     // (setupWorker) and edge runtimes.
@@ -85,6 +100,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   return mock
 }
 
+export type { Fault, MockFaults } from './faults/api.js'
+export { defaultFaultCode } from './faults/registry.js'
+export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
+export type { MockRequests } from './journal/api.js'
+export { JournalEntry, JournalFilter } from './journal/schema.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
