@@ -36,7 +36,7 @@ export function authenticate(store: Store, request: MockRequest, route: Route): 
   return { reseller, key, sandbox }
 }
 
-/** Who sent a request that a fault answers unhandled: the journal still names the key's owner. */
+/** Who sent a request the route did not accept or never saw (a fault): the owner of a known key. */
 function identify(store: Store, request: MockRequest, record: JournalRecord): void {
   const match = BEARER.exec(request.headers.get('authorization') ?? '')
   const key = match ? store.apiKeys.get(match[1]!) : undefined
@@ -85,7 +85,11 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
         route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call))
       response = isPromise(result) ? await result : result
     } catch (error) {
-      if (record) record.errorCode = isApiError(error) ? error.code : 'internal_error'
+      if (record) {
+        record.errorCode = isApiError(error) ? error.code : 'internal_error'
+        // A known key refused for its scope or mode (403) still names its owner; a 401 names none.
+        if (record.keyMode === null && route.auth !== 'none') identify(mock.store, request, record)
+      }
       response = renderError(error)
     }
     if (route.successor !== undefined) {
