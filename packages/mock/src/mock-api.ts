@@ -4,8 +4,10 @@
  */
 import type { HttpHandler } from 'msw'
 import { createContext } from './context.js'
+import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
 import { registerInternals } from './internal.js'
+import { createMockRequests, type MockRequests } from './journal/api.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
@@ -35,6 +37,11 @@ export interface MockApiOptions {
    * the same ids. Default `'reseller-mock'`; give each mock its own value to tell their ids apart.
    */
   randomSeed?: string | number
+  /**
+   * How many API requests the journal keeps (the oldest go first); default 1,000. `0` turns the
+   * journal off; answers still carry `X-Request-Id`.
+   */
+  journalLimit?: number
 }
 
 /** A running mock of the API. Two mocks share no state. */
@@ -49,7 +56,11 @@ export interface MockApi {
   readonly clock: Clock
   /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
   readonly handle: MockHandler
-  /** Returns the state to the seed. */
+  /** The request journal: `mock.requests.list({ method: 'POST' })`, oldest first. */
+  readonly requests: MockRequests
+  /** Faults for API requests: `mock.faults.add({ respond: { status: 429, retryAfter: 1 }, times: 1 })`. */
+  readonly faults: MockFaults
+  /** Returns the state to the seed, and empties the journal and the faults. */
   reset(): void
   /**
    * Serves the mock over HTTP (`node:http`), with the inspector at `{url}/__mock/`: `{ url, close() }`.
@@ -88,6 +99,8 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
     clock,
     seed,
     randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
+    journalLimit: options.journalLimit,
+    routes,
   })
   // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
   const dispatcher = attachDispatcher(context)
@@ -98,6 +111,8 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
     fetch: createFetch(handle, base),
     clock,
     handle,
+    requests: createMockRequests(context.journal),
+    faults: createMockFaults(context.faults),
     reset: () => context.reset(),
     // node:http only comes in through the `node` entry (src/node.ts), so that a browser or Workers
     // bundle of this module never meets it.

@@ -156,6 +156,23 @@ describe('GET /__mock/stream', () => {
     }
   })
 
+  it('hears of journal, fault and clock changes made in-process beside the server', async () => {
+    const stream = await openStream(server.url)
+    try {
+      await stream.waitFor(1)
+      const fault = mock.faults.add({ respond: { status: 503 }, times: 1 })
+      await stream.waitFor(2)
+      // Through mock.fetch, not the server: a journal entry (and the fault used up).
+      await call(mock, 'GET', '/support/tickets')
+      await stream.waitFor(3)
+      fault.remove()
+      await mock.clock.advance(1000)
+      await stream.waitFor(4)
+    } finally {
+      await stream.close()
+    }
+  })
+
   it('does not hold up close(): open streams are ended', async () => {
     const own = await createMockApi().listen({ port: 0 })
     const stream = await openStream(own.url)

@@ -5,8 +5,10 @@
 import type { Route } from '../routing/route.js'
 import { deliveryRoutes } from '../webhooks/routes.js'
 import { controlRoutes } from './control.js'
+import { faultRoutes } from './faults.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
+import { journalRoutes } from './journal.js'
 import { resellerWebhookRoutes } from './reseller-webhook.js'
 import { serviceRoutes } from './services.js'
 import { ticketRoutes } from './tickets.js'
@@ -23,5 +25,7 @@ export const routes: readonly Route[] = [
   ...serviceRoutes,
   ...invoiceRoutes,
   ...controlRoutes,
+  ...journalRoutes,
+  ...faultRoutes,
   ...deliveryRoutes,
 ]

@@ -145,11 +145,15 @@ function details(key: string, summary: Child[], ...body: Child[]): HTMLDetailsEl
   return element
 }
 
-/** Shows what an action did or why it failed. */
+let noticeTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Shows what an action did (for a few seconds) or why it failed (until the next action). */
 function notice(message: string, kind: 'ok' | 'error'): void {
   const box = byId('notice')
   box.className = `notice notice-${kind}`
   box.textContent = message
+  clearTimeout(noticeTimer)
+  if (kind === 'ok') noticeTimer = setTimeout(() => box.replaceChildren(), 4000)
 }
 
 /** Runs an action from a button or form, then reports it; the stream brings the new state. */
@@ -669,25 +673,34 @@ function drawFaults(faults: Row[] | null): void {
     faults.length === 0
       ? empty('No fault: every request is answered normally.')
       : table(
-          ['id', 'match', 'effect', 'times', ''],
-          faults.map((f) => [
-            code(f.id),
-            code(JSON.stringify(f.match ?? {})),
-            text(f.drop ? `drop ${f.drop}` : JSON.stringify(f.respond ?? {})) +
-              (f.delayMs ? ` after ${text(f.delayMs)} ms` : ''),
-            text(f.times ?? f.remaining ?? '∞'),
-            h(
-              'button',
-              {
-                class: 'remove-fault',
-                onclick: () =>
-                  void act(`Remove fault ${text(f.id)}`, () =>
-                    call('DELETE', `faults/${encodeURIComponent(String(f.id))}`),
-                  ),
-              },
-              'Remove',
-            ),
-          ]),
+          ['id', 'match', 'effect', 'applied', 'left', ''],
+          faults.map((f) => {
+            const respond = f.respond as { status: number; code: string; retryAfter?: number } | undefined
+            const effect = f.drop
+              ? `drop ${text(f.drop)}`
+              : `${text(respond?.status)} ${text(respond?.code)}${respond?.retryAfter ? `, Retry-After ${respond.retryAfter}` : ''}`
+            const match = Object.entries((f.match ?? {}) as Record<string, string>)
+              .map(([name, value]) => `${name} ${value}`)
+              .join(', ')
+            return [
+              code(f.id),
+              match === '' ? 'every API request' : code(match),
+              `${effect}${f.delayMs ? ` after ${text(f.delayMs)} ms` : ''}`,
+              text(f.applied),
+              f.remaining === null || f.remaining === undefined ? '∞' : text(f.remaining),
+              h(
+                'button',
+                {
+                  class: 'remove-fault',
+                  onclick: () =>
+                    void act(`Remove fault ${text(f.id)}`, () =>
+                      call('DELETE', `faults/${encodeURIComponent(String(f.id))}`),
+                    ),
+                },
+                'Remove',
+              ),
+            ]
+          }),
         ),
   )
 }

@@ -2,8 +2,8 @@
  * The inspector of the standalone server (contract §6.5): `GET /__mock/` answers a page that shows
  * and drives the running mock, its two assets come from the package's `dist/inspector/`, and
  * `GET /__mock/stream` is a server-sent event stream that says "something changed" (a committed
- * store change, an answered request: a journal entry, a fault or clock change) at most every
- * {@link NOTIFY_DEBOUNCE_MS}. The page then reads the control endpoints again; the stream itself
+ * store change, an answered request: a journal entry, a fault or clock change; or the same made
+ * in-process beside the server) at most every {@link NOTIFY_DEBOUNCE_MS}. The page then reads the control endpoints again; the stream itself
  * carries no state, so it has nothing to keep in sync with them.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -99,14 +99,29 @@ function sendText(res: ServerResponse, status: number, type: string, body: strin
   res.end(head ? undefined : body)
 }
 
+/** How often the open page's view is compared with the mock, for changes made in-process. */
+const WATCH_MS = 300
+
 /** The inspector of `mock` as a {@link ServerExtension} of its standalone server. */
 export function createInspector(mock: MockApi): ServerExtension {
   const { context } = internalsOf(mock)
   const streams = new Set<ServerResponse>()
   let pending: ReturnType<typeof setTimeout> | undefined
 
+  /**
+   * What the page shows, in a few values: the store's version, the clock, the newest journal entry
+   * (with its status, filled in when the answer is ready) and the faults (with their use counts).
+   */
+  const fingerprint = (): string => {
+    const last = context.journal.limit > 0 ? context.journal.list().at(-1) : undefined
+    const faults = context.faults.list().map((f) => `${f.id}:${f.applied}`)
+    return `${context.store.version}|${context.clock.offsetMs}|${last?.id}:${last?.status}|${faults.join(',')}`
+  }
+  let shown = ''
+
   const broadcast = () => {
     pending = undefined
+    shown = fingerprint()
     const message = `event: change\ndata: ${JSON.stringify({ version: context.store.version, offset_ms: context.clock.offsetMs })}\n\n`
     for (const res of streams) res.write(message)
   }
@@ -115,8 +130,15 @@ export function createInspector(mock: MockApi): ServerExtension {
     pending = setTimeout(broadcast, NOTIFY_DEBOUNCE_MS)
     pending.unref?.()
   }
-  // Changes made outside any request (a delivery attempt, an in-process call) reach the page too.
+  // Committed store changes (requests, delivery attempts, in-process calls) are heard at once.
   const unsubscribe = context.store.onChange(notify)
+  // The journal, the faults and the clock have no change events: a test that calls mock.fetch,
+  // mock.faults.add() or mock.clock.advance() beside the server is caught by comparing, only while
+  // a page is connected.
+  const watch = setInterval(() => {
+    if (streams.size > 0 && !pending && fingerprint() !== shown) notify()
+  }, WATCH_MS)
+  watch.unref?.()
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(': keep-alive\n\n')
   }, HEARTBEAT_MS)
@@ -129,6 +151,7 @@ export function createInspector(mock: MockApi): ServerExtension {
       'x-accel-buffering': 'no',
     })
     // The page reconnects after a second when the server restarts; it reads everything on open.
+    shown = fingerprint()
     res.write(`retry: 1000\nevent: change\ndata: ${JSON.stringify({ version: context.store.version })}\n\n`)
     streams.add(res)
     req.on('close', () => streams.delete(res))
@@ -178,6 +201,7 @@ export function createInspector(mock: MockApi): ServerExtension {
     },
     close() {
       unsubscribe()
+      clearInterval(watch)
       clearInterval(heartbeat)
       if (pending) clearTimeout(pending)
       for (const res of streams) res.end()

@@ -126,6 +126,7 @@ export function listen(
       method,
       path: q === -1 ? url : url.slice(0, q),
       query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+      search: q === -1 ? '' : url.slice(q),
       headers: headerReader(req),
       body,
     }
@@ -172,6 +173,13 @@ export function listen(
     }
     answer(req, url).then(
       (response) => {
+        if (response.noAnswer) {
+          // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
+          res.destroy()
+          extension?.answered(req.method ?? 'GET', url)
+          if (log) log(`${req.method} ${url} dropped ${(performance.now() - started).toFixed(1)}ms`)
+          return
+        }
         send(res, response)
         extension?.answered(req.method ?? 'GET', url)
         if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
