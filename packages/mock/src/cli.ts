@@ -160,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
   const { url } = standalone
   out(`reseller-mock listening on ${url}`)
   out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
-  out(`  control   ${url}/__mock/`)
+  out(`  inspector ${url}/__mock/   (open it in a browser; control endpoints below it)`)
   out(`  seed      ${flags.seed ?? 'built-in demo seed'}`)
   out(
     `  state     ${
