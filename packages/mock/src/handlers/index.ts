@@ -4,6 +4,7 @@
  */
 import type { Route } from '../routing/route.js'
 import { deliveryRoutes } from '../webhooks/routes.js'
+import { clockRoutes } from './clock.js'
 import { controlRoutes } from './control.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
@@ -23,5 +24,6 @@ export const routes: readonly Route[] = [
   ...serviceRoutes,
   ...invoiceRoutes,
   ...controlRoutes,
+  ...clockRoutes,
   ...deliveryRoutes,
 ]
