@@ -6,6 +6,7 @@ import type { Route } from '../routing/route.js'
 import { deliveryRoutes } from '../webhooks/routes.js'
 import { clockRoutes } from './clock.js'
 import { controlRoutes } from './control.js'
+import { eventRoutes } from './events.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
 import { resellerWebhookRoutes } from './reseller-webhook.js'
@@ -25,5 +26,6 @@ export const routes: readonly Route[] = [
   ...invoiceRoutes,
   ...controlRoutes,
   ...clockRoutes,
+  ...eventRoutes,
   ...deliveryRoutes,
 ]
