@@ -8,12 +8,14 @@ export default defineConfig([
       // Node, Deno, Bun (`node` export condition): the same, with `mock.listen()` over node:http.
       node: 'src/node.ts',
       cli: 'src/cli.ts',
+      // The vitest fixtures (`@reseller-api/mock/vitest`): Node only.
+      vitest: 'src/vitest.ts',
     },
     tsconfig: 'tsconfig.build.json',
     format: ['esm'],
     target: 'es2023',
     platform: 'node',
-    dts: { entry: { index: 'src/index.ts' } },
+    dts: { entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' } },
     sourcemap: true,
     // Not dist/inspector/: the second build below writes it at the same time.
     clean: ['*.js', '*.js.map', '*.d.ts'],

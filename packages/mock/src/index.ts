@@ -11,6 +11,15 @@
  * @packageDocumentation
  */
 
+export type {
+  EmitEventInput,
+  EmittedEvent,
+  GeneralEmitInput,
+  MockState,
+  MockTickets,
+  ResellerEmitInput,
+  StaffReplyResult,
+} from './controls.js'
 export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
@@ -22,8 +31,9 @@ export {
   type MockApi,
   type MockApiOptions,
 } from './mock-api.js'
+export { ApiError as MockApiError, isApiError as isMockApiError } from './routing/errors.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
 export type { ListenOptions, RunningServer } from './server/listen.js'
-export type { Clock } from './state/clock.js'
+export type { Clock, ClockState } from './state/clock.js'

@@ -4,6 +4,13 @@
  */
 import type { HttpHandler } from 'msw'
 import { createContext } from './context.js'
+import {
+  createControls,
+  type EmitEventInput,
+  type EmittedEvent,
+  type MockState,
+  type MockTickets,
+} from './controls.js'
 import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
 import { registerInternals } from './internal.js'
@@ -62,6 +69,27 @@ export interface MockApi {
   readonly faults: MockFaults
   /** Returns the state to the seed, and empties the journal and the faults. */
   reset(): void
+  /** The whole state, as `GET /__mock/state` answers it in `data` (API keys and secrets included). */
+  state(): MockState
+  /** The support staff's side: `staffReply`, `setStatus` (the ticket control endpoints, typed). */
+  readonly tickets: MockTickets
+  /**
+   * Emits any event of spec §6 through the real delivery path, as `POST /__mock/events`: a
+   * reseller-style event goes to the reseller's webhook, a general-style one to its general webhooks
+   * subscribed to it, signed, retried on failure. Resolves the event as receivers get it, once
+   * queued: `await mock.clock.advance(0)` waits for the deliveries.
+   *
+   * ```ts
+   * await mock.emit({ reseller_id: 1, event: 'vps.activated', data: { client_id: 501, … } })
+   * await mock.emit({ reseller_id: 1, style: 'general', event: 'domain.registered' }) // sample data
+   * ```
+   *
+   * `style` may be left out except for `domain.registered` (both styles); `data` defaults to
+   * sample data and is checked against the event's SDK schema; `sandbox: true` gives the sandbox
+   * form of a reseller-style event. Rejects with {@link MockApiError} (422 `validation_error`, its
+   * `fields` naming each failing field) on a bad input: nothing is emitted then.
+   */
+  emit<const I extends EmitEventInput>(input: I): Promise<EmittedEvent<I>>
   /**
    * Serves the mock over HTTP (`node:http`), with the inspector at `{url}/__mock/`: `{ url, close() }`.
    * Node, Deno and Bun only (the package's `node` export condition); in a browser or edge bundle it
@@ -105,6 +133,7 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
   // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
   const dispatcher = attachDispatcher(context)
   const handle = createHandle(routes, context)
+  const controls = createControls(handle, context)
   const mock: MockApi = {
     baseUrl: base.href,
     handlers: createMswHandlers(routes, base, handle),
@@ -114,6 +143,9 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
     requests: createMockRequests(context.journal),
     faults: createMockFaults(context.faults),
     reset: () => context.reset(),
+    state: controls.state,
+    tickets: controls.tickets,
+    emit: controls.emit,
     // node:http only comes in through the `node` entry (src/node.ts), so that a browser or Workers
     // bundle of this module never meets it.
     listen: (listenOptions) => listenImpl(mock, listenOptions),

@@ -95,14 +95,19 @@ describe('importing the built webhooks entry', () => {
     expect(Object.keys(nodeModule).sort()).toEqual(Object.keys(webModule).sort())
     expect(Object.keys(webModule).sort()).toEqual([
       'DEFAULT_MAX_BODY_BYTES',
+      'DELIVERY_ID_HEADER',
+      'EVENT_HEADER',
       'SIGNATURE_HEADER',
+      'WebCryptoUnavailableError',
       'WebhookPayloadError',
       'WebhookVerificationError',
       'constructEvent',
       'createFetchHandler',
       'createNodeHandler',
+      'generateTestDelivery',
       'isWebhookPayloadError',
       'isWebhookVerificationError',
+      'sampleEventData',
       'signPayload',
       'verifySignature',
     ])
