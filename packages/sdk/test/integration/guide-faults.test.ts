@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 
 // #region setup
 import { createMockApi } from '@reseller-api/mock'
-import { ConnectionError, ResellerApi, ServerError, TimeoutError } from '@reseller-api/sdk'
+import { ConnectionError, NotFoundError, ResellerApi, ServerError, TimeoutError } from '@reseller-api/sdk'
 import { beforeEach, expect, test } from 'vitest'
 
 const mock = createMockApi() // the demo seed: key svc_live_acme_full, clients 501–506
@@ -85,9 +85,13 @@ test('onboarding provisions exactly once, with the right body', async () => {
 })
 
 test('an error names its journal entry', async () => {
-  const error = await api.tickets.get('00000000-0000-4000-8000-000000000000').catch((caught) => caught)
+  const error = await api.tickets
+    .get('00000000-0000-4000-8000-000000000000')
+    .catch((caught: unknown) => caught)
 
-  const entry = mock.requests.list().find((call) => call.id === error.requestId)
+  expect(error).toBeInstanceOf(NotFoundError)
+  const { requestId } = error as NotFoundError
+  const entry = mock.requests.list().find((call) => call.id === requestId)
   expect(entry).toMatchObject({ status: 404, error_code: 'not_found' })
 })
 // #endregion
