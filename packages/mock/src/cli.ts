@@ -6,8 +6,9 @@
  *                 [--journal-limit N] [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
- * port that cannot be taken, or any other failure to start.
+ * host or port that cannot be bound, or any other failure to start.
  */
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from './journal/journal.js'
@@ -26,11 +27,46 @@ Options:
   --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --quiet               no request log
+  --version             print the version
   --help                show this help
 `
 
-/** A problem to report in one line on stderr, then exit 1. */
+/** A problem with the command line: reported in one line on stderr with a pointer to --help, then exit 1. */
 class UsageError extends Error {}
+
+/** A failure to start that no flag syntax explains (the host cannot be bound): one line, exit 1. */
+class StartError extends Error {}
+
+/** Errors of `listen` and of the host name lookup before it: the host or port cannot be used. */
+const BIND_ERRORS: Record<string, (host: string) => string> = {
+  ENOTFOUND: (host) => `"${host}" is neither an IP address nor a host name that resolves`,
+  EAI_AGAIN: (host) => `the host name "${host}" could not be resolved (temporary DNS failure)`,
+  EAI_FAIL: (host) => `the host name "${host}" could not be resolved`,
+  EAI_NONAME: (host) => `"${host}" is neither an IP address nor a host name that resolves`,
+  EADDRNOTAVAIL: (host) => `${host} is not an address of this machine`,
+  EAFNOSUPPORT: (host) => `this machine does not support the address family of ${host}`,
+  EINVAL: (host) => `${host} cannot be bound`,
+}
+
+/** Loopback hosts: only this machine reaches them, so the key-less control endpoints stay private. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    /^::ffff:127\./.test(name)
+  )
+}
+
+/** The package's version, read from its package.json (beside `dist/`). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  return pkg.version
+}
 
 interface Flags {
   port: number
@@ -41,6 +77,7 @@ interface Flags {
   journalLimit?: number
   quiet: boolean
   help: boolean
+  version: boolean
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -59,6 +96,7 @@ function parseFlags(argv: string[]): Flags {
         'journal-limit': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     })
   }
@@ -90,6 +128,7 @@ function parseFlags(argv: string[]): Flags {
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
   }
 }
 
@@ -127,6 +166,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
+  if (flags.version) {
+    process.stdout.write(`${version()}\n`)
+    return
+  }
   const seed = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
   const out = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -151,13 +194,20 @@ async function main(argv: string[]): Promise<void> {
         `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
       )
     }
-    if (err.name === 'StateFileError' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
+    if (err.name === 'StateFileError' || err.code === 'EACCES') {
       throw new UsageError(err.message)
     }
+    const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
+    if (reason) throw new StartError(`cannot listen on ${flags.host}:${flags.port}: ${reason(flags.host)}`)
     throw error
   }
 
   const { url } = standalone
+  if (!isLoopbackHost(flags.host)) {
+    process.stderr.write(
+      `reseller-mock: warning: listening on ${flags.host}, not a loopback address: the /__mock/ control endpoints need no key and expose every API key and secret (GET /__mock/state) and can reset or change the state; bind 127.0.0.1 unless every machine that can reach this address is trusted\n`,
+    )
+  }
   out(`reseller-mock listening on ${url}`)
   out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
   out(`  control   ${url}/__mock/`)
@@ -207,6 +257,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     process.stderr.write(`reseller-mock: ${error.message}\nRun "reseller-mock --help" for the options.\n`)
+  } else if (error instanceof StartError) {
+    process.stderr.write(`reseller-mock: ${error.message}\n`)
   } else {
     process.stderr.write(`reseller-mock: ${(error as Error)?.stack ?? String(error)}\n`)
   }

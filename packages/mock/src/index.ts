@@ -12,6 +12,13 @@
  */
 import type { HttpHandler } from 'msw'
 import { createContext } from './context.js'
+import {
+  createControls,
+  type EmitEventInput,
+  type EmittedEvent,
+  type MockState,
+  type MockTickets,
+} from './controls.js'
 import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
 import { registerInternals } from './internal.js'
@@ -63,6 +70,27 @@ export interface MockApi {
   readonly faults: MockFaults
   /** Returns the state to the seed, and empties the journal and the faults. */
   reset(): void
+  /** The whole state, as `GET /__mock/state` answers it in `data` (API keys and secrets included). */
+  state(): MockState
+  /** The support staff's side: `staffReply`, `setStatus` (the ticket control endpoints, typed). */
+  readonly tickets: MockTickets
+  /**
+   * Emits any event of spec §6 through the real delivery path, as `POST /__mock/events`: a
+   * reseller-style event goes to the reseller's webhook, a general-style one to its general webhooks
+   * subscribed to it, signed, retried on failure. Resolves the event as receivers get it, once
+   * queued: `await mock.clock.advance(0)` waits for the deliveries.
+   *
+   * ```ts
+   * await mock.emit({ reseller_id: 1, event: 'vps.activated', data: { client_id: 501, … } })
+   * await mock.emit({ reseller_id: 1, style: 'general', event: 'domain.registered' }) // sample data
+   * ```
+   *
+   * `style` may be left out except for `domain.registered` (both styles); `data` defaults to
+   * sample data and is checked against the event's SDK schema; `sandbox: true` gives the sandbox
+   * form of a reseller-style event. Rejects with {@link MockApiError} (422 `validation_error`, its
+   * `fields` naming each failing field) on a bad input: nothing is emitted then.
+   */
+  emit<const I extends EmitEventInput>(input: I): Promise<EmittedEvent<I>>
   /** Serves the mock over HTTP: `{ url, close() }`. */
   listen(options?: ListenOptions): Promise<RunningServer>
 }
@@ -83,6 +111,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
   const dispatcher = attachDispatcher(context)
   const handle = createHandle(routes, context)
+  const controls = createControls(handle, context)
   const mock: MockApi = {
     baseUrl: base.href,
     handlers: createMswHandlers(routes, base, handle),
@@ -92,6 +121,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     requests: createMockRequests(context.journal),
     faults: createMockFaults(context.faults),
     reset: () => context.reset(),
+    state: controls.state,
+    tickets: controls.tickets,
+    emit: controls.emit,
     // Loaded on first use: the server needs node:http, and the rest of the mock also runs in browsers
     // (setupWorker) and edge runtimes.
     listen: async (listenOptions) => (await import('./server/listen.js')).listen(handle, listenOptions),
@@ -100,13 +132,23 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   return mock
 }
 
+export type {
+  EmitEventInput,
+  EmittedEvent,
+  GeneralEmitInput,
+  MockState,
+  MockTickets,
+  ResellerEmitInput,
+  StaffReplyResult,
+} from './controls.js'
 export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
 export type { MockRequests } from './journal/api.js'
 export { JournalEntry, JournalFilter } from './journal/schema.js'
+export { ApiError as MockApiError, isApiError as isMockApiError } from './routing/errors.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
 export type { ListenOptions, RunningServer } from './server/listen.js'
-export type { Clock } from './state/clock.js'
+export type { Clock, ClockState } from './state/clock.js'

@@ -95,14 +95,18 @@ describe('importing the built webhooks entry', () => {
     expect(Object.keys(nodeModule).sort()).toEqual(Object.keys(webModule).sort())
     expect(Object.keys(webModule).sort()).toEqual([
       'DEFAULT_MAX_BODY_BYTES',
+      'DELIVERY_ID_HEADER',
+      'EVENT_HEADER',
       'SIGNATURE_HEADER',
       'WebhookPayloadError',
       'WebhookVerificationError',
       'constructEvent',
       'createFetchHandler',
       'createNodeHandler',
+      'generateTestDelivery',
       'isWebhookPayloadError',
       'isWebhookVerificationError',
+      'sampleEventData',
       'signPayload',
       'verifySignature',
     ])

@@ -4,7 +4,9 @@
  */
 import type { Route } from '../routing/route.js'
 import { deliveryRoutes } from '../webhooks/routes.js'
+import { clockRoutes } from './clock.js'
 import { controlRoutes } from './control.js'
+import { eventRoutes } from './events.js'
 import { faultRoutes } from './faults.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
@@ -27,5 +29,7 @@ export const routes: readonly Route[] = [
   ...controlRoutes,
   ...journalRoutes,
   ...faultRoutes,
+  ...clockRoutes,
+  ...eventRoutes,
   ...deliveryRoutes,
 ]

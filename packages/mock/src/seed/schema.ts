@@ -188,11 +188,24 @@ function issuesOf(error: z.core.$ZodError): SeedIssue[] {
   return issueMessages(error.issues).map(({ path, message }) => ({ path: formatPath(path), message }))
 }
 
-/** Rules across fields: unique ids and keys, references that must exist, quota. */
-function crossCheck(seed: Seed): SeedIssue[] {
+// Readers of a seed that may not have passed the field rules: a value of the wrong type reads as
+// absent, so the cross rules still run on the rest and every problem is reported at once.
+type Loose = Record<string, unknown>
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+const record = (value: unknown): Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {}
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined)
+
+/**
+ * Rules across fields: unique ids and keys, references that must exist, quota. Runs on the parsed
+ * seed, or on the raw input when field rules failed (values of the wrong type are skipped there).
+ */
+function crossCheck(seed: unknown): SeedIssue[] {
   const issues: SeedIssue[] = []
   const add = (path: PropertyKey[], message: string) => issues.push({ path: formatPath(path), message })
-  const unique = <K>(seen: Map<K, string>, key: K, path: PropertyKey[], what: string) => {
+  const unique = <K>(seen: Map<K, string>, key: K | undefined, path: PropertyKey[], what: string) => {
+    if (key === undefined) return
     const first = seen.get(key)
     if (first !== undefined) add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${first})`)
     else seen.set(key, formatPath(path))
@@ -206,67 +219,86 @@ function crossCheck(seed: Seed): SeedIssue[] {
   const serviceIds = new Map<string, string>()
   const invoiceIds = new Map<number, string>()
   const webhookIds = new Map<string, string>()
-  seed.resellers.forEach((reseller, r) => {
+  list(record(seed).resellers).forEach((item, r) => {
+    const reseller = record(item)
     const at = (...rest: PropertyKey[]) => ['resellers', r, ...rest]
-    unique(resellerIds, reseller.id, at('id'), 'reseller id')
-    if (reseller.api_keys.length === 0) add(at('api_keys'), 'must list at least one key')
-    reseller.api_keys.forEach((key, k) => {
-      unique(keys, key.key, at('api_keys', k, 'key'), 'API key')
+    unique(resellerIds, int(reseller.id), at('id'), 'reseller id')
+    if (Array.isArray(reseller.api_keys) && reseller.api_keys.length === 0)
+      add(at('api_keys'), 'must list at least one key')
+    list(reseller.api_keys).forEach((key, k) => {
+      unique(keys, text(record(key).key), at('api_keys', k, 'key'), 'API key')
     })
     const packages = new Map<string, string>()
-    reseller.packages.forEach((p, i) => {
-      unique(packages, p.name, at('packages', i, 'name'), 'package name')
+    list(reseller.packages).forEach((p, i) => {
+      unique(packages, text(record(p).name), at('packages', i, 'name'), 'package name')
     })
     const clients = new Set<number>()
-    reseller.clients.forEach((c, i) => {
-      unique(clientIds, c.id, at('clients', i, 'id'), 'client id')
-      clients.add(c.id)
+    list(reseller.clients).forEach((c, i) => {
+      const id = int(record(c).id)
+      unique(clientIds, id, at('clients', i, 'id'), 'client id')
+      if (id !== undefined) clients.add(id)
     })
-    const limit = reseller.whm?.accounts_limit ?? 0
-    if (reseller.accounts.length > 0 && (reseller.whm === undefined || reseller.whm.status === 'none')) {
+    const accounts = list(reseller.accounts)
+    // The WHM block with its defaults, when it is valid at all.
+    const whm = reseller.whm === undefined ? undefined : SeedWhm.safeParse(reseller.whm).data
+    if (accounts.length > 0 && reseller.whm === undefined) {
       add(at('accounts'), 'a reseller without WHM (whm absent or status "none") cannot have accounts')
-    } else if (reseller.accounts.length > limit) {
-      add(at('accounts'), `lists ${reseller.accounts.length} accounts but whm.accounts_limit is ${limit}`)
+    } else if (accounts.length > 0 && whm?.status === 'none') {
+      add(at('accounts'), 'a reseller without WHM (whm absent or status "none") cannot have accounts')
+    } else if (whm && accounts.length > whm.accounts_limit) {
+      add(at('accounts'), `lists ${accounts.length} accounts but whm.accounts_limit is ${whm.accounts_limit}`)
     }
-    reseller.accounts.forEach((a, i) => {
-      if (a.username !== undefined) unique(usernames, a.username, at('accounts', i, 'username'), 'username')
-      unique(domains, a.domain.toLowerCase(), at('accounts', i, 'domain'), 'domain')
-      if (!packages.has(a.whm_package))
-        add(at('accounts', i, 'whm_package'), `unknown package "${a.whm_package}"`)
-      if (a.client_id != null && !clients.has(a.client_id)) {
-        add(at('accounts', i, 'client_id'), `unknown client ${a.client_id} of this reseller`)
+    accounts.forEach((item, i) => {
+      const a = record(item)
+      unique(usernames, text(a.username), at('accounts', i, 'username'), 'username')
+      unique(domains, text(a.domain)?.toLowerCase(), at('accounts', i, 'domain'), 'domain')
+      const pkg = text(a.whm_package)
+      if (pkg !== undefined && !packages.has(pkg))
+        add(at('accounts', i, 'whm_package'), `unknown package "${pkg}"`)
+      const client = int(a.client_id)
+      if (client !== undefined && !clients.has(client)) {
+        add(at('accounts', i, 'client_id'), `unknown client ${client} of this reseller`)
       }
     })
     const services = new Set<string>()
-    reseller.services.forEach((s, i) => {
-      if (s.id !== undefined) {
-        unique(serviceIds, s.id, at('services', i, 'id'), 'service id')
-        services.add(s.id)
-      }
+    list(reseller.services).forEach((s, i) => {
+      const id = text(record(s).id)
+      unique(serviceIds, id, at('services', i, 'id'), 'service id')
+      if (id !== undefined) services.add(id)
     })
-    reseller.tickets.forEach((t, i) => {
-      if (t.uuid !== undefined) unique(ticketUuids, t.uuid, at('tickets', i, 'uuid'), 'ticket uuid')
-      if (t.service_id != null && !services.has(t.service_id)) {
+    list(reseller.tickets).forEach((item, i) => {
+      const t = record(item)
+      unique(ticketUuids, text(t.uuid), at('tickets', i, 'uuid'), 'ticket uuid')
+      const service = text(t.service_id)
+      if (service !== undefined && !services.has(service)) {
         add(at('tickets', i, 'service_id'), `not the id of a service of this reseller`)
       }
     })
-    reseller.invoices.forEach((v, i) => {
-      if (v.id !== undefined) unique(invoiceIds, v.id, at('invoices', i, 'id'), 'invoice id')
+    list(reseller.invoices).forEach((v, i) => {
+      unique(invoiceIds, int(record(v).id), at('invoices', i, 'id'), 'invoice id')
     })
-    reseller.webhooks.forEach((w, i) => {
-      if (w.id !== undefined) unique(webhookIds, w.id, at('webhooks', i, 'id'), 'webhook id')
-      if (new Set(w.events).size !== w.events.length)
+    list(reseller.webhooks).forEach((item, i) => {
+      const w = record(item)
+      unique(webhookIds, text(w.id), at('webhooks', i, 'id'), 'webhook id')
+      const events = list(w.events)
+      if (new Set(events).size !== events.length)
         add(at('webhooks', i, 'events'), 'must not list an event twice')
     })
   })
   return issues
 }
 
-/** Validates a seed (contract §4) and applies its defaults; throws {@link SeedError}. */
+/**
+ * Validates a seed (contract §4) and applies its defaults; throws {@link SeedError} listing every
+ * problem, field rules and cross rules (duplicates, references, quota) together.
+ */
 export function parseSeed(input: unknown): Seed {
   const result = seedSchema.safeParse(input, { reportInput: true })
-  if (!result.success) throw new SeedError(issuesOf(result.error))
-  const issues = crossCheck(result.data)
-  if (issues.length > 0) throw new SeedError(issues)
+  // Field rules and cross rules together: one run lists every problem of the seed.
+  const issues = [
+    ...(result.success ? [] : issuesOf(result.error)),
+    ...crossCheck(result.success ? result.data : input),
+  ]
+  if (issues.length > 0 || !result.success) throw new SeedError(issues)
   return result.data
 }

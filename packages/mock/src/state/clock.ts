@@ -12,9 +12,20 @@ export interface ClockOptions {
   offsetMs?: number
 }
 
+/** What the clock reads: `GET /__mock/clock` answers it, {@link Clock.advance} resolves it. */
+export interface ClockState {
+  /** The current mock time, ISO 8601 UTC with microseconds (`2026-11-23T14:00:00.000000Z`). */
+  now: string
+  /** How far mock time runs ahead of real time, in milliseconds. */
+  offset_ms: number
+}
+
 /**
- * The mock's time. It runs in real time and can be moved forward; tasks scheduled on it
- * (webhook deliveries and their retries) run when real time or an {@link Clock.advance} reaches them.
+ * The mock's time: real time plus an offset that only grows. Between advances it runs with real
+ * time; {@link Clock.advance} moves it like a fake timer: while an advance runs, mock time stands
+ * still except for the jumps the advance makes itself, so slow receivers cannot push a retry past
+ * the end of the advance. Tasks scheduled on it (webhook deliveries and their retries) run when real
+ * time or an advance reaches them.
  */
 export interface Clock {
   /** The current mock time. */
@@ -23,13 +34,18 @@ export interface Clock {
   nowMs(): number
   /** How far mock time runs ahead of real time, in milliseconds. */
   readonly offsetMs: number
+  /** The current mock time and offset. */
+  state(): ClockState
   /**
-   * Moves mock time forward by `ms` and resolves once every task that falls due on the way has run.
-   * Time moves like a fake timer's: it stops at each due task's time, runs the tasks due then
-   * (concurrently), then moves on, so a task scheduled by another (a retry after a failed attempt)
-   * also runs if it falls within the same advance.
+   * Moves mock time forward by `ms` (the offset grows by exactly `ms`) and resolves, with the
+   * clock's {@link ClockState} afterwards, once every task that falls due on the way has run.
+   * Time moves like a fake timer's: it is frozen at the advance's start, jumps to each due task's
+   * time, runs the tasks due then (concurrently) while standing still, then moves on, so a task
+   * scheduled by another (a retry after a failed attempt) also runs if it falls within the same
+   * advance, however long the tasks take in real time. Real time that passed during the advance
+   * counts again once it resolves (mock time is real time plus the offset).
    */
-  advance(ms: number): Promise<void>
+  advance(ms: number): Promise<ClockState>
   /** Runs `task` once mock time reaches `at`. Returns a function that cancels it. */
   schedule(at: number, task: () => unknown): () => void
   /** Runs every task already due and resolves once they have run. */
@@ -49,9 +65,12 @@ export function createClock(options: ClockOptions = {}): Clock {
   let offsetMs = options.offsetMs ?? 0
   let tasks: ScheduledTask[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
-  let draining: Promise<void> = Promise.resolve()
+  let draining: Promise<unknown> = Promise.resolve()
+  // Mock time while an advance runs: it stands still there, whatever real time does.
+  let frozenAt: number | undefined
 
-  const nowMs = () => realNow() + offsetMs
+  const nowMs = () => frozenAt ?? realNow() + offsetMs
+  const state = (): ClockState => ({ now: toTimestampMicros(new Date(nowMs())), offset_ms: offsetMs })
 
   const arm = () => {
     if (timer) clearTimeout(timer)
@@ -72,37 +91,52 @@ export function createClock(options: ClockOptions = {}): Clock {
     }
   }
 
-  /**
-   * Runs due tasks in time order. With `advanceMs`, first fixes the target `now + advanceMs`, steps
-   * mock time forward through the tasks up to it, and ends with the offset exactly `advanceMs` larger
-   * (real time that passed meanwhile still counts on top, as it always does).
-   */
-  const drain = async (advanceMs?: number) => {
-    const startOffset = offsetMs
-    const target = advanceMs === undefined ? undefined : nowMs() + advanceMs
-    for (;;) {
-      const first = tasks[0]
-      if (!first) break
-      let now = nowMs()
-      if (first.at > now) {
-        if (target === undefined || first.at > target) break
-        offsetMs += first.at - now
-        now = first.at
-      }
+  /** Runs the tasks due at `now`, in time order, until none is left (a task may schedule another). */
+  const runDueAt = async (now: () => number) => {
+    while (tasks[0] && tasks[0].at <= now()) {
       const batch: ScheduledTask[] = []
-      while (tasks[0] && tasks[0].at <= now) batch.push(tasks.shift()!)
+      const at = now()
+      while (tasks[0] && tasks[0].at <= at) batch.push(tasks.shift()!)
       await Promise.all(batch.map(runTask))
     }
-    if (advanceMs !== undefined) offsetMs = Math.max(offsetMs, startOffset + advanceMs)
+  }
+
+  /**
+   * Moves mock time to `start + ms` through every task on the way. Time is frozen from the start;
+   * it jumps to each next task's time, and the offset ends exactly `ms` larger than it began.
+   */
+  const advanceBy = async (ms: number): Promise<ClockState> => {
+    const start = nowMs()
+    const target = start + ms
+    frozenAt = start
+    try {
+      await runDueAt(() => frozenAt!)
+      for (;;) {
+        const next = tasks[0]
+        if (!next || next.at > target) break
+        frozenAt = Math.max(frozenAt!, next.at)
+        await runDueAt(() => frozenAt!)
+      }
+    } finally {
+      offsetMs += ms
+      frozenAt = undefined
+    }
+    arm()
+    return state()
+  }
+
+  const drainDue = async () => {
+    await runDueAt(nowMs)
     arm()
   }
 
   // Drains run one after another so that two advances never run the same task twice.
-  const enqueue = (advanceMs?: number): Promise<void> => {
-    draining = draining.then(() => drain(advanceMs))
-    return draining
+  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
+    const done = draining.then(job)
+    draining = done.catch(() => {})
+    return done
   }
-  const runDue = () => enqueue()
+  const runDue = () => enqueue(drainDue)
 
   return {
     now: () => new Date(nowMs()),
@@ -110,11 +144,12 @@ export function createClock(options: ClockOptions = {}): Clock {
     get offsetMs() {
       return offsetMs
     },
+    state,
     advance(ms: number) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         return Promise.reject(new RangeError(`clock.advance: ms must be a finite number >= 0, got ${ms}`))
       }
-      return enqueue(ms)
+      return enqueue(() => advanceBy(ms))
     },
     schedule(at: number, run: () => unknown) {
       const task: ScheduledTask = { at, run }

@@ -6,7 +6,8 @@ import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './atte
 
 /**
  * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.
- * A retry is scheduled from the end of the failed attempt, in mock time.
+ * A retry is due exactly this long after the failed attempt STARTED, in mock time, so the
+ * receiver's latency never shifts the schedule (and one clock advance of their sum runs all three).
  */
 export const RETRY_DELAYS_MS = [60_000, 600_000, 3_600_000] as const
 /** The first attempt plus one per retry delay. */
@@ -156,7 +157,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // Nothing left to try, or rescheduled for later meanwhile.
     if (!record || record.next_attempt_at === null || Date.parse(record.next_attempt_at) > clock.nowMs())
       return
-    const attemptedAt = toTimestampMicros(clock.now())
+    // The schedule counts from the attempt's start: a slow receiver must not push its retry later.
+    const startedAt = clock.nowMs()
+    const attemptedAt = toTimestampMicros(new Date(startedAt))
     const target = targetOf(record)
     let result: AttemptResult
     if (!target) {
@@ -170,7 +173,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (gen !== generation || !store.getDelivery(deliveryId)) return
     const attempts = record.attempts + 1
     const retryIn = result.ok || attempts >= MAX_ATTEMPTS ? undefined : RETRY_DELAYS_MS[attempts - 1]
-    const nextAt = retryIn === undefined ? undefined : clock.nowMs() + retryIn
+    const nextAt = retryIn === undefined ? undefined : startedAt + retryIn
     store.updateDelivery(deliveryId, {
       status: result.ok ? 'success' : 'failed',
       http_status: result.httpStatus,

@@ -1,6 +1,6 @@
 /**
- * The delivery side's routes: the two test endpoints (spec §4.4, §4.5), the delivery history and
- * `POST /__mock/clock/advance` (contract §4).
+ * The delivery side's routes: the two test endpoints (spec §4.4, §4.5), and the delivery history
+ * (the clock's endpoints are in `handlers/clock.ts`).
  */
 import {
   Delivery,
@@ -9,32 +9,15 @@ import {
   ResellerWebhookTestResult,
   WebhookTestBody,
 } from '@reseller-api/sdk'
-import * as z from 'zod/mini'
 import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../routing/errors.js'
 import { data, page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
-import { toTimestampMicros, withUtcOffset } from '../state/clock.js'
+import { withUtcOffset } from '../state/clock.js'
 import type { DeliveryRow } from '../state/schemas.js'
 import { dispatcherOf } from './index.js'
 
 const deliveryJson = serializer<DeliveryRow>(Delivery)
-
-/** Longest single clock move through the control endpoint: 10 years, in seconds. */
-export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
-
-/** Body of `POST /__mock/clock/advance`. */
-export const ClockAdvanceBody = z.strictObject({
-  seconds: z
-    .number('must be a number of seconds')
-    .check(
-      z.gte(0, 'must be 0 or more'),
-      z.lte(MAX_ADVANCE_SECONDS, `must be at most ${MAX_ADVANCE_SECONDS} (10 years)`),
-    ),
-})
-
-/** Answer of `POST /__mock/clock/advance`: the mock time after the move, and its lead over real time. */
-export const ClockState = z.object({ now: z.string(), offset_ms: z.number() })
 
 const FICTITIOUS_UUID = '00000000-0000-4000-8000-000000000000'
 
@@ -113,17 +96,4 @@ export const deliveryRoutes: Route[] = [
     const n = call.page()
     return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)
   }),
-
-  route(
-    'POST',
-    '/__mock/clock/advance',
-    { auth: 'none' },
-    async (call) => {
-      const { seconds } = call.body(ClockAdvanceBody)
-      const { clock } = call.mock
-      await clock.advance(seconds * 1000)
-      return data(ClockState, { now: toTimestampMicros(clock.now()), offset_ms: clock.offsetMs })
-    },
-    { transaction: false },
-  ),
 ]

@@ -20,13 +20,21 @@
 import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, signWith, verifyWith } from './core.js'
 import { webHmac } from './crypto-web.js'
+import type { WebhookEventName } from './events.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
+import { hmacSha256Hex } from './hmac-sync.js'
 import {
   createNodeHandlerWith,
   type NodeHandler,
   type NodeHandlerOptions,
   type NodeWebhookRequest,
 } from './node-handler.js'
+import {
+  generateTestDeliveryWith,
+  type TestDelivery,
+  type TestDeliveryOfEventOptions,
+  type TestDeliveryOptions,
+} from './test-delivery.js'
 
 // The exports both entries share; only the HMAC backend differs between them.
 export * from './shared-exports.js'
@@ -115,4 +123,36 @@ export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRe
   options: NodeHandlerOptions<Req>,
 ): NodeHandler<Req> {
   return createNodeHandlerWith(webHmac, options)
+}
+
+/**
+ * Makes a signed delivery for a receiver's unit tests, as the service sends it (Stripe's
+ * `generateTestHeaderString` is the idea): the exact JSON body and its headers, signature
+ * (`x-service-signature`), delivery id (`x-service-delivery`) and event name (`x-service-event`)
+ * included. {@link constructEvent}, {@link createFetchHandler} and {@link createNodeHandler}
+ * accept it as they accept a real delivery. Synchronous.
+ *
+ * @example
+ * ```ts
+ * const { body, headers } = generateTestDelivery({ event: 'vps.activated', secret })
+ * const response = await handler(new Request('http://localhost/webhooks', { method: 'POST', body, headers }))
+ * ```
+ *
+ * @param options - `event`: an event name, with optional `data` (default: sample data of that
+ *   event, see {@link sampleEventData}); the style is the name's, general for `domain.registered`;
+ *   times are now, in the spec's formats (`timestamp` `…000Z`, `created_at` `…+00:00`). Or a whole
+ *   event object, sent as it is. `secret`: the webhook secret.
+ * @returns `{ body, headers }`: `body` a string, `headers` a plain object of lower-case names
+ * @throws TypeError when `secret` is empty, the event name is unknown, `data` is not an object, or
+ *   a whole event lacks its style's fields (the message names them). `data`'s content is typed,
+ *   not checked at run time
+ */
+export function generateTestDelivery<N extends WebhookEventName>(
+  options: TestDeliveryOptions<N>,
+): TestDelivery
+export function generateTestDelivery(options: TestDeliveryOfEventOptions): TestDelivery
+export function generateTestDelivery(
+  options: TestDeliveryOptions | TestDeliveryOfEventOptions,
+): TestDelivery {
+  return generateTestDeliveryWith(hmacSha256Hex, options)
 }

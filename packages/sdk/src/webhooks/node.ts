@@ -9,6 +9,7 @@
 import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, signWith, verifyWith } from './core.js'
 import { nodeHmac } from './crypto-node.js'
+import type { WebhookEventName } from './events.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
 import {
   createNodeHandlerWith,
@@ -16,6 +17,12 @@ import {
   type NodeHandlerOptions,
   type NodeWebhookRequest,
 } from './node-handler.js'
+import {
+  generateTestDeliveryWith,
+  type TestDelivery,
+  type TestDeliveryOfEventOptions,
+  type TestDeliveryOptions,
+} from './test-delivery.js'
 
 // The exports both entries share; only the HMAC backend differs between them.
 export * from './shared-exports.js'
@@ -56,4 +63,16 @@ export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRe
   options: NodeHandlerOptions<Req>,
 ): NodeHandler<Req> {
   return createNodeHandlerWith(nodeHmac, options)
+}
+
+/** Makes a signed test delivery `{ body, headers }` for a receiver's unit tests (see the default entry). */
+export function generateTestDelivery<N extends WebhookEventName>(
+  options: TestDeliveryOptions<N>,
+): TestDelivery
+export function generateTestDelivery(options: TestDeliveryOfEventOptions): TestDelivery
+export function generateTestDelivery(
+  options: TestDeliveryOptions | TestDeliveryOfEventOptions,
+): TestDelivery {
+  // node:crypto signs synchronously.
+  return generateTestDeliveryWith((payload, secret) => nodeHmac.signHex(payload, secret) as string, options)
 }

@@ -25,3 +25,18 @@ export type {
   NodeWebhookResponse,
 } from './node-handler.js'
 export { DEFAULT_MAX_BODY_BYTES, type WebhookHandlerOptions } from './receive.js'
+export {
+  type EventStyle,
+  type GeneralEventData,
+  type ResellerEventData,
+  sampleEventData,
+} from './samples.js'
+export {
+  DELIVERY_ID_HEADER,
+  EVENT_HEADER,
+  type TestDelivery,
+  type TestDeliveryHeaders,
+  type TestDeliveryOfEventOptions,
+  type TestDeliveryOptions,
+  type TestEventData,
+} from './test-delivery.js'
