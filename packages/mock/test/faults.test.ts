@@ -161,6 +161,11 @@ describe('delayMs and drop', () => {
     expect(mock.requests.list({ method: 'POST' })).toMatchObject([
       { status: null, route: '/api/v1/support/tickets' },
     ])
+    // The requests left without an answer, in-process and over HTTP.
+    await call(mock, 'GET', '/services')
+    expect(mock.requests.list({ status: null })).toHaveLength(1)
+    const dropped = await call(mock, 'GET', '/__mock/requests?status=null', { key: null })
+    expect(dropped.body.data).toEqual(mock.requests.list({ status: null }))
   })
 
   test('delay then respond', async () => {

@@ -34,7 +34,7 @@ export type ParsedJournalFilter = {
   method?: string
   route?: string
   path?: string
-  status?: number
+  status?: number | null
 }
 
 /** The request journal of one mock. */
