@@ -95,7 +95,8 @@ describe('matching', () => {
     await call(mock, 'GET', '/invoices')
     expect(fault.remaining).toBe(2)
     expect((await call(mock, 'GET', '/services')).status).toBe(503)
-    expect(mock.faults.list().map((f) => f.id)).toEqual([fault.id])
+    expect(mock.faults.list()).toEqual([fault])
+    expect(mock.faults.list()[0]).toBe(fault)
     expect(mock.faults.list()[0]).toMatchObject({ applied: 1, remaining: 1 })
     expect((await call(mock, 'GET', '/services')).status).toBe(503)
     expect((await call(mock, 'GET', '/services')).status).toBe(200)
@@ -161,6 +162,11 @@ describe('delayMs and drop', () => {
     expect(mock.requests.list({ method: 'POST' })).toMatchObject([
       { status: null, route: '/api/v1/support/tickets' },
     ])
+    // The requests left without an answer, in-process and over HTTP.
+    await call(mock, 'GET', '/services')
+    expect(mock.requests.list({ status: null })).toHaveLength(1)
+    const dropped = await call(mock, 'GET', '/__mock/requests?status=null', { key: null })
+    expect(dropped.body.data).toEqual(mock.requests.list({ status: null }))
   })
 
   test('delay then respond', async () => {

@@ -127,6 +127,15 @@ describe('journal entries', () => {
     ])
   })
 
+  test('a body beyond 16,384 characters is journaled as null (memory stays bounded)', async () => {
+    const mock = newMock()
+    const long = await call(mock, 'POST', '/support/tickets', {
+      body: { subject: 's', message: 'x'.repeat(20_000), department: 'sales' },
+    })
+    expect(long.status).toBe(422)
+    expect(mock.requests.list()).toMatchObject([{ status: 422, body: null, error_code: 'validation_error' }])
+  })
+
   test('entries are copies: changing one changes nothing', async () => {
     const mock = newMock()
     await call(mock, 'POST', '/support/tickets', {

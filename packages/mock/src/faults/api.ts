@@ -50,13 +50,23 @@ function handleOf(registry: FaultRegistry, stored: StoredFault): Fault {
 
 /** Creates `mock.faults` over `registry`. */
 export function createMockFaults(registry: FaultRegistry): MockFaults {
+  // One handle per fault: `list()` returns the very objects `add()` returned.
+  const handles = new WeakMap<StoredFault, Fault>()
+  const handle = (stored: StoredFault): Fault => {
+    let found = handles.get(stored)
+    if (found === undefined) {
+      found = handleOf(registry, stored)
+      handles.set(stored, found)
+    }
+    return found
+  }
   return {
     add(spec) {
       const checked = registry.check(spec)
       if (!checked.success) throw new TypeError(`invalid fault: ${describeFieldErrors(checked.fields)}`)
-      return handleOf(registry, registry.add(checked.fault))
+      return handle(registry.add(checked.fault))
     },
-    list: () => registry.list().map((stored) => handleOf(registry, stored)),
+    list: () => registry.list().map(handle),
     clear: () => {
       registry.clear()
     },

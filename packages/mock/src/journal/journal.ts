@@ -29,12 +29,19 @@ export interface JournalRecord {
 /** Default number of entries kept. */
 export const DEFAULT_JOURNAL_LIMIT = 1000
 
+/**
+ * Longest request body kept, in characters: any valid body of the API is far shorter (a ticket
+ * message is at most 5,000), and a full journal stays within a few tens of MB whatever is sent.
+ * A longer body is journaled as `null`.
+ */
+export const JOURNAL_BODY_MAX = 16_384
+
 /** A parsed filter: method upper-case, status a number. */
 export type ParsedJournalFilter = {
   method?: string
   route?: string
   path?: string
-  status?: number
+  status?: number | null
 }
 
 /** The request journal of one mock. */
@@ -99,6 +106,7 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
     nextId: () => `req_${++counter}`,
     record(record) {
       if (limit === 0) return
+      if (record.body.length > JOURNAL_BODY_MAX) record.body = ''
       if (slots.length < limit) {
         slots.push(record)
         return

@@ -59,7 +59,10 @@ export const JournalFilter = z.strictObject({
   route: z.optional(z.string()),
   /** The path without its query, compared exactly. */
   path: z.optional(QuerylessPath),
-  status: z.optional(z.int().check(z.gte(100, 'must be 100 or more'), z.lte(599, 'must be 599 or less'))),
+  /** An HTTP status; `null`: the requests left without an answer (dropped, or still delayed). */
+  status: z.optional(
+    z.nullable(z.int().check(z.gte(100, 'must be 100 or more'), z.lte(599, 'must be 599 or less'))),
+  ),
 })
 /** Which entries to list; every given field must match. */
 export type JournalFilter = z.input<typeof JournalFilter>
@@ -69,8 +72,8 @@ export const JournalQuery = z.strictObject({
   ...JournalFilter.shape,
   status: z.optional(
     z.pipe(
-      z.string().check(z.regex(/^\d{3}$/, 'must be a 3-digit HTTP status')),
-      z.transform((value: string) => Number(value)),
+      z.string().check(z.regex(/^(\d{3}|null)$/, 'must be a 3-digit HTTP status, or null for no answer')),
+      z.transform((value: string) => (value === 'null' ? null : Number(value))),
     ),
   ),
 })
