@@ -88,7 +88,7 @@ export type GeneralEmitInput = {
 }[GeneralName]
 
 /**
- * What {@link MockControls.emit} takes: the body of `POST /__mock/events`. `style` may be left out
+ * What `mock.emit` takes: the body of `POST /__mock/events`. `style` may be left out
  * where the name belongs to one style only.
  */
 export type EmitEventInput = ResellerEmitInput | GeneralEmitInput
