@@ -1,7 +1,9 @@
 // Standalone throughput: `GET /api/v1/support/tickets?page=1` against a reseller with 1,000 tickets,
 // through the mock's node:http server, next to a bare node:http server answering the very same
 // bytes (status, content type, body). Both run in this process, one after the other, on 127.0.0.1,
-// loaded by autocannon with 50 connections. Target (issue 6): mock / bare >= 0.5.
+// loaded by autocannon with 50 connections. The mock runs with its defaults: the request journal on
+// (1,000 entries, one per request), no fault. Target: mock / bare >= 0.6 (issue 6 asked 0.5; issue 11
+// keeps 0.6 with the journal on).
 import { createServer } from 'node:http'
 import autocannon from 'autocannon'
 import { createMockApi } from '../dist/index.js'
@@ -79,6 +81,6 @@ const ratio = mockRps / bareRps
 console.log(`bare node:http   ${bareRps.toFixed(0).padStart(8)} req/s`)
 console.log(`reseller-mock    ${mockRps.toFixed(0).padStart(8)} req/s`)
 console.log(
-  `ratio mock/bare  ${ratio.toFixed(2).padStart(8)}   (target >= 0.50) ${ratio >= 0.5 ? 'ok' : 'BELOW TARGET'}`,
+  `ratio mock/bare  ${ratio.toFixed(2).padStart(8)}   (target >= 0.60, journal on) ${ratio >= 0.6 ? 'ok' : 'BELOW TARGET'}`,
 )
 process.exit(0)

@@ -2,7 +2,8 @@
 /**
  * `reseller-mock`: the mock as a standalone HTTP server (contract §4).
  *
- *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks] [--quiet]
+ *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks]
+ *                 [--journal-limit N] [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
@@ -10,6 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import { DEFAULT_JOURNAL_LIMIT } from './journal/journal.js'
 import { type KeyInfo, startStandalone } from './server/standalone.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -23,6 +25,7 @@ Options:
   --state FILE          load the state from FILE if it exists and write every change through to it
                         before answering (survives a kill, pending webhook retries included)
   --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
+  --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --quiet               no request log
   --version             print the version
   --help                show this help
@@ -71,6 +74,7 @@ interface Flags {
   seed?: string
   state?: string
   insecureWebhooks: boolean
+  journalLimit?: number
   quiet: boolean
   help: boolean
   version: boolean
@@ -89,6 +93,7 @@ function parseFlags(argv: string[]): Flags {
         seed: { type: 'string' },
         state: { type: 'string' },
         'insecure-webhooks': { type: 'boolean' },
+        'journal-limit': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -110,12 +115,17 @@ function parseFlags(argv: string[]): Flags {
     if (values[name] !== undefined && values[name].trim() === '')
       throw new UsageError(`--${name} needs a file name`)
   }
+  const rawLimit = values['journal-limit']
+  if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
+    throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
+  }
   return {
     port: Number(rawPort),
     host,
     seed: values.seed,
     state: values.state,
     insecureWebhooks: values['insecure-webhooks'] ?? false,
+    journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -171,6 +181,7 @@ async function main(argv: string[]): Promise<void> {
       host: flags.host,
       statePath: flags.state,
       insecureWebhooks: flags.insecureWebhooks,
+      journalLimit: flags.journalLimit,
       log: flags.quiet ? undefined : out,
       warn: (line) => process.stderr.write(`${line}\n`),
     })
@@ -210,6 +221,10 @@ async function main(argv: string[]): Promise<void> {
   )
   out(
     `  webhooks  ${flags.insecureWebhooks ? 'insecure: http:// and private hosts allowed' : 'HTTPS and public hosts only (--insecure-webhooks for local receivers)'}`,
+  )
+  const journalLimit = flags.journalLimit ?? DEFAULT_JOURNAL_LIMIT
+  out(
+    `  journal   ${journalLimit === 0 ? 'off (--journal-limit 0); answers still carry X-Request-Id' : `last ${journalLimit} API requests at ${url}/__mock/requests`}`,
   )
   out('')
   out('API keys:')

@@ -2,6 +2,8 @@
  * The internal context of one mock: what routes, domain code and the webhook dispatcher share.
  * Two mocks never share a context, so they never share state.
  */
+import { createFaultRegistry, type FaultRegistry, type RouteTemplate } from './faults/registry.js'
+import { createJournal, type Journal } from './journal/journal.js'
 import { applySeed, resolveSeed } from './seed/apply.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
@@ -18,11 +20,18 @@ export interface MockContext {
   readonly store: Store
   /** The parsed seed that `reset()` returns to. */
   readonly seed: Seed
+  /** The request journal (contract §6.1). */
+  readonly journal: Journal
+  /** The faults applied to API requests (contract §6.2). */
+  readonly faults: FaultRegistry
   /** Appends an event to the outbox; listeners hear of it once the current transaction commits. */
   emit(input: EmitInput): EventRow
   /** Registers a listener of committed events (the webhook dispatcher). Returns an unsubscribe function. */
   onEvent(listener: EventListener): () => void
-  /** Returns the state to the seed as first loaded (same ids, uuids and timestamps), then tells the reset listeners. */
+  /**
+   * Returns the state to the seed as first loaded (same ids, uuids and timestamps), empties the
+   * journal and the faults, then tells the reset listeners.
+   */
   reset(): void
   /** Registers a listener called after every reset (e.g. to drop pending deliveries). */
   onReset(listener: () => void): () => void
@@ -33,6 +42,10 @@ export interface ContextOptions {
   insecureWebhooks: boolean
   clock: Clock
   seed: Seed
+  /** Entries the request journal keeps; default 1,000, `0` turns it off. */
+  journalLimit?: number
+  /** The route table, which fault matches are checked against; default: none. */
+  routes?: readonly RouteTemplate[]
 }
 
 /** Creates a context and loads its seed. */
@@ -44,17 +57,23 @@ export function createContext(options: ContextOptions): MockContext {
   const seed = resolveSeed(options.seed)
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
   applySeed(store, seed, seededAt)
+  const journal = createJournal(options.journalLimit)
+  const faults = createFaultRegistry(options.routes ?? [])
   return {
     baseUrl: options.baseUrl,
     insecureWebhooks: options.insecureWebhooks,
     clock: options.clock,
     store,
     seed: options.seed,
+    journal,
+    faults,
     emit: outbox.emit,
     onEvent: outbox.onEvent,
     reset() {
       store.clear()
       applySeed(store, seed, seededAt)
+      journal.clear()
+      faults.clear()
       for (const listener of resetListeners) listener()
     },
     onReset(listener) {

@@ -19,8 +19,10 @@ import {
   type MockState,
   type MockTickets,
 } from './controls.js'
+import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
 import { registerInternals } from './internal.js'
+import { createMockRequests, type MockRequests } from './journal/api.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
@@ -43,6 +45,11 @@ export interface MockApiOptions {
   baseUrl?: string
   /** General webhooks may target `http://` and loopback or private hosts (local receivers). */
   insecureWebhooks?: boolean
+  /**
+   * How many API requests the journal keeps (the oldest go first); default 1,000. `0` turns the
+   * journal off; answers still carry `X-Request-Id`.
+   */
+  journalLimit?: number
 }
 
 /** A running mock of the API. Two mocks share no state. */
@@ -57,7 +64,11 @@ export interface MockApi {
   readonly clock: Clock
   /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
   readonly handle: MockHandler
-  /** Returns the state to the seed. */
+  /** The request journal: `mock.requests.list({ method: 'POST' })`, oldest first. */
+  readonly requests: MockRequests
+  /** Faults for API requests: `mock.faults.add({ respond: { status: 429, retryAfter: 1 }, times: 1 })`. */
+  readonly faults: MockFaults
+  /** Returns the state to the seed, and empties the journal and the faults. */
   reset(): void
   /** The whole state, as `GET /__mock/state` answers it in `data` (API keys and secrets included). */
   state(): MockState
@@ -94,6 +105,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
     seed,
+    journalLimit: options.journalLimit,
+    routes,
   })
   // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
   const dispatcher = attachDispatcher(context)
@@ -105,6 +118,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     fetch: createFetch(handle, base),
     clock,
     handle,
+    requests: createMockRequests(context.journal),
+    faults: createMockFaults(context.faults),
     reset: () => context.reset(),
     state: controls.state,
     tickets: controls.tickets,
@@ -126,6 +141,11 @@ export type {
   ResellerEmitInput,
   StaffReplyResult,
 } from './controls.js'
+export type { Fault, MockFaults } from './faults/api.js'
+export { defaultFaultCode } from './faults/registry.js'
+export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
+export type { MockRequests } from './journal/api.js'
+export { JournalEntry, JournalFilter } from './journal/schema.js'
 export { ApiError as MockApiError, isApiError as isMockApiError } from './routing/errors.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'

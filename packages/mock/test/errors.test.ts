@@ -60,15 +60,33 @@ const cases: Case[] = [
       })
     },
   ],
+  // Codes only a fault makes the mock answer (contract §6.2), each with its default code.
+  ...(
+    [
+      ['rate_limited', 429],
+      ['service_unavailable', 503],
+      ['request_timeout', 408],
+    ] as const
+  ).map(
+    ([code, status]): Case => [
+      code,
+      status,
+      () => {
+        const mock = newMock()
+        mock.faults.add({ respond: { status }, times: 1 })
+        return call(mock, 'GET', '/services')
+      },
+    ],
+  ),
 ]
 
 test.each(cases)('%s → %i', async (code, status, run) => {
   expectError(await run(), status, code)
 })
 
-test('every answerable code of the SDK is covered (rate_limited and internal_error aside)', () => {
+test('every answerable code of the SDK is covered (internal_error aside)', () => {
   const covered = new Set(cases.map(([code]) => code))
-  const expected = ERROR_CODES.filter((code) => code !== 'rate_limited' && code !== 'internal_error')
+  const expected = ERROR_CODES.filter((code) => code !== 'internal_error')
   expect([...covered].sort()).toEqual([...expected].sort())
 })
 

@@ -1,7 +1,7 @@
 /** Shared test fixtures: a seed with resellers in every WHM state, and an HTTP-shaped request helper. */
 import { ErrorBody } from '@reseller-api/sdk'
 import { expect } from 'vitest'
-import { createMockApi, type MockApi, type SeedInput } from '../src/index.js'
+import { createMockApi, type MockApi, type MockApiOptions, type SeedInput } from '../src/index.js'
 
 export const ALL_SCOPES = ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] as const
 
@@ -101,7 +101,7 @@ export function testSeed(): SeedInput {
 }
 
 /** A fresh mock on the test seed (or `seed`). */
-export function newMock(seed: SeedInput = testSeed(), options: { insecureWebhooks?: boolean } = {}): MockApi {
+export function newMock(seed: SeedInput = testSeed(), options: Omit<MockApiOptions, 'seed'> = {}): MockApi {
   return createMockApi({ seed, ...options })
 }
 

@@ -23,7 +23,7 @@ function clientAccount(call: Call) {
   const { store } = call.mock
   const client = findClient(store, call.caller, call.params.client_id!)
   requireWhm(call.caller.reseller)
-  return findAccount(store, call.caller, call.params.username!, client)
+  return findAccount(store, call.caller, call.params.cpanel_username!, client)
 }
 
 export const hostingRoutes: Route[] = [
@@ -32,13 +32,13 @@ export const hostingRoutes: Route[] = [
     const body = call.body(HostingCreateBody)
     return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
   }),
-  route('POST', `${CLIENT_HOSTING}/:username/suspend`, hosting, (call) =>
+  route('POST', `${CLIENT_HOSTING}/:cpanel_username/suspend`, hosting, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), true)),
   ),
-  route('POST', `${CLIENT_HOSTING}/:username/unsuspend`, hosting, (call) =>
+  route('POST', `${CLIENT_HOSTING}/:cpanel_username/unsuspend`, hosting, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), false)),
   ),
-  route('DELETE', `${CLIENT_HOSTING}/:username`, hosting, (call) =>
+  route('DELETE', `${CLIENT_HOSTING}/:cpanel_username`, hosting, (call) =>
     data(WhmAccountDeleted, deleteAccount(call.mock, call.caller, clientAccount(call))),
   ),
   // Deprecated: the client id travels in the body, so the body is validated before the client is looked up.

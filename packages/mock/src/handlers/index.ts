@@ -7,8 +7,10 @@ import { deliveryRoutes } from '../webhooks/routes.js'
 import { clockRoutes } from './clock.js'
 import { controlRoutes } from './control.js'
 import { eventRoutes } from './events.js'
+import { faultRoutes } from './faults.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
+import { journalRoutes } from './journal.js'
 import { resellerWebhookRoutes } from './reseller-webhook.js'
 import { serviceRoutes } from './services.js'
 import { ticketRoutes } from './tickets.js'
@@ -25,6 +27,8 @@ export const routes: readonly Route[] = [
   ...serviceRoutes,
   ...invoiceRoutes,
   ...controlRoutes,
+  ...journalRoutes,
+  ...faultRoutes,
   ...clockRoutes,
   ...eventRoutes,
   ...deliveryRoutes,

@@ -36,21 +36,21 @@ export const ticketRoutes: Route[] = [
     const ticket = createTicket(call.mock, call.caller, call.body(TicketCreateBody))
     return data(TicketCreated, { ticket_id: ticket.uuid, ...ticket }, 201)
   }),
-  route('GET', `${TICKETS}/:uuid`, read, (call) => {
-    const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)
+  route('GET', `${TICKETS}/:ticket_uuid`, read, (call) => {
+    const ticket = findTicket(call.mock.store, call.caller, call.params.ticket_uuid!)
     return record(detailJson, ticket, 200, () => ticketDetail(call.mock.store, ticket))
   }),
-  route('POST', `${TICKETS}/:uuid/messages`, write, (call) => {
-    const ticket = findTicket(call.mock.store, call.caller, call.params.uuid!)
+  route('POST', `${TICKETS}/:ticket_uuid/messages`, write, (call) => {
+    const ticket = findTicket(call.mock.store, call.caller, call.params.ticket_uuid!)
     const body = call.body(TicketReplyBody)
     return data(TicketMessage, replyToTicket(call.mock, ticket, body.message), 201)
   }),
-  route('PATCH', `${TICKETS}/:uuid/close`, write, (call) => {
-    const ticket = closeTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.uuid!))
+  route('PATCH', `${TICKETS}/:ticket_uuid/close`, write, (call) => {
+    const ticket = closeTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.ticket_uuid!))
     return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
   }),
-  route('PATCH', `${TICKETS}/:uuid/reopen`, write, (call) => {
-    const ticket = reopenTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.uuid!))
+  route('PATCH', `${TICKETS}/:ticket_uuid/reopen`, write, (call) => {
+    const ticket = reopenTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.ticket_uuid!))
     return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
   }),
 ]

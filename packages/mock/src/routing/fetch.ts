@@ -26,7 +26,32 @@ function headerLookup(init: HeadersInit | undefined): MockRequest['headers'] {
   return { get: (name) => lower.get(name.toLowerCase()) ?? null }
 }
 
-/** Creates the in-process `fetch` of a mock. A URL outside `base` rejects with a TypeError. */
+/**
+ * Settles with `pending`, or rejects with the signal's reason as soon as `signal` aborts (a request
+ * delayed by a fault must not outlive its caller's timeout; the mock still handles it, as a server
+ * would).
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
+/**
+ * Creates the in-process `fetch` of a mock. A URL outside `base` rejects with a TypeError, and so
+ * does a request a `drop` fault leaves without an answer (as `fetch` rejects on a lost connection).
+ */
 export function createFetch(handle: MockHandler, base: BaseUrl): typeof fetch {
   return async function mockFetch(input: FetchInput, init?: RequestInit): Promise<Response> {
     init?.signal?.throwIfAborted()
@@ -34,6 +59,7 @@ export function createFetch(handle: MockHandler, base: BaseUrl): typeof fetch {
     let method: string
     let headers: MockRequest['headers']
     let body: string
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
     if (input instanceof Request) {
       input.signal?.throwIfAborted()
       url = new URL(input.url)
@@ -52,13 +78,18 @@ export function createFetch(handle: MockHandler, base: BaseUrl): typeof fetch {
         `mock.fetch only answers requests below ${base.href}; got ${url.href} (use the global fetch for other hosts)`,
       )
     }
-    const answer = await handle({
+    const pending = handle({
       method: method.toUpperCase(),
       path,
       query: url.searchParams,
+      search: url.search,
       headers,
       body,
     })
+    const answer = signal ? await untilAborted(pending, signal) : await pending
+    if (answer.noAnswer) {
+      throw new TypeError('fetch failed: the mock dropped the connection without an answer (a drop fault)')
+    }
     return new Response(answer.body === '' ? null : answer.body, {
       status: answer.status,
       headers: answer.headers,

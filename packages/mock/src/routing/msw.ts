@@ -21,9 +21,12 @@ export function createMswHandlers(
       method: request.method.toUpperCase(),
       path: pathBelow(base, url) ?? url.pathname,
       query: url.searchParams,
+      search: url.search,
       headers: request.headers,
       body: await request.text(),
     })
+    // A `drop` fault: a network error, which the intercepted `fetch` rejects with a TypeError.
+    if (answer.noAnswer) return HttpResponse.error()
     return new HttpResponse(answer.body === '' ? null : answer.body, {
       status: answer.status,
       headers: answer.headers,

@@ -16,6 +16,11 @@ export interface MockRequest {
   headers: { get(name: string): string | null }
   /** Raw request body; `''` when there is none. */
   body: string
+  /**
+   * The query string as it came, with its `?` (`''` for none), for the request journal. When
+   * absent the journal writes `query` back out instead.
+   */
+  search?: string
 }
 
 /** An answer of the mock's routes. */
@@ -25,6 +30,12 @@ export interface MockResponse {
   headers: Record<string, string>
   /** Serialized body; `''` for none. */
   body: string
+  /**
+   * `true`: no answer at all (a `drop` fault). `status`, `headers` and `body` mean nothing then;
+   * the transport ends the exchange without answering: `mock.fetch` rejects with a `TypeError`,
+   * the MSW handlers answer `HttpResponse.error()`, the standalone server destroys the socket.
+   */
+  noAnswer?: true
 }
 
 /** Resolves a {@link MockRequest}: the whole mock service as one function. */

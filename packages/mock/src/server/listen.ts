@@ -109,6 +109,7 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
       method,
       path: q === -1 ? url : url.slice(0, q),
       query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+      search: q === -1 ? '' : url.slice(q),
       headers: headerReader(req),
       body,
     }
@@ -151,6 +152,12 @@ export function listen(handle: MockHandler, options: ListenOptions = {}): Promis
     }
     answer(req, url).then(
       (response) => {
+        if (response.noAnswer) {
+          // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
+          res.destroy()
+          if (log) log(`${req.method} ${url} dropped ${(performance.now() - started).toFixed(1)}ms`)
+          return
+        }
         send(res, response)
         if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
       },

@@ -30,6 +30,8 @@ export interface StandaloneOptions {
   statePath?: string
   /** General webhooks may target `http://` and loopback or private hosts. */
   insecureWebhooks?: boolean
+  /** API requests the journal keeps (default 1,000; `0` turns it off). */
+  journalLimit?: number
   /** Request log (one line per request); none when absent. */
   log?: (line: string) => void
   /** Where problems outside any request are reported (a failed background write of the state file). */
@@ -79,7 +81,11 @@ export async function refusePrivateResolution(url: URL): Promise<string | null> 
 /** Starts a standalone mock. Rejects with a readable error on a bad seed, a bad state file or a busy port. */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const warn = options.warn ?? ((line: string) => console.error(line))
-  const mock = createMockApi({ seed: options.seed, insecureWebhooks: options.insecureWebhooks ?? false })
+  const mock = createMockApi({
+    seed: options.seed,
+    insecureWebhooks: options.insecureWebhooks ?? false,
+    journalLimit: options.journalLimit,
+  })
   const { context, dispatcher } = internalsOf(mock)
   const { store, clock } = context
 

@@ -59,7 +59,10 @@ export function keyMode(apiKey: string): KeyMode | undefined {
   return apiKey.startsWith(KEY_PREFIXES.live) ? 'live' : 'sandbox'
 }
 
-/** Every `error.code` the service answers: the spec's (§7) and the contract's decisions (§5). */
+/**
+ * Every `error.code` the service answers: the spec's (§7), the contract's decisions (§5) and the
+ * codes of faults a test makes the mock answer (contract §6.2: 429, 503, other 5xx, 408).
+ */
 export const ERROR_CODES = [
   'unauthenticated',
   'insufficient_scope',
@@ -73,6 +76,8 @@ export const ERROR_CODES = [
   'domain_taken',
   'insufficient_funds',
   'rate_limited',
+  'service_unavailable',
+  'request_timeout',
   'internal_error',
 ] as const
 /** A known error code. */

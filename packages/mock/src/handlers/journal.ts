@@ -1,0 +1,19 @@
+/** The request journal over HTTP (contract §6.1): `GET` and `DELETE /__mock/requests`. */
+import * as z from 'zod/mini'
+import { JournalEntry, JournalQuery } from '../journal/schema.js'
+import { data } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+
+const open = { auth: 'none' } as const
+
+/** Answer of a `DELETE` that empties a list: how many items it removed. */
+export const Cleared = z.object({ cleared: z.int() })
+
+const Entries = z.array(JournalEntry)
+
+export const journalRoutes: Route[] = [
+  route('GET', '/__mock/requests', open, (call) =>
+    data(Entries, call.mock.journal.list(call.query(JournalQuery))),
+  ),
+  route('DELETE', '/__mock/requests', open, (call) => data(Cleared, { cleared: call.mock.journal.clear() })),
+]

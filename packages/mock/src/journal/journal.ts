@@ -1,0 +1,125 @@
+/**
+ * The request journal (contract §6.1): the last N API requests in a ring buffer. Recording costs
+ * one small object per request and no serialization: the raw body string and the query are kept
+ * as they came and turned into the wire entry only when somebody lists the journal.
+ */
+import type { JournalEntry } from './schema.js'
+
+/** What the core records about one API request. */
+export interface JournalRecord {
+  id: string
+  /** Mock time of arrival, ms since the epoch. */
+  atMs: number
+  method: string
+  /** Path without its query. */
+  path: string
+  /** The query string with its `?`, or `''`. */
+  search: string
+  route: string | null
+  keyMode: 'live' | 'sandbox' | null
+  resellerId: number | null
+  /** `null` for a dropped answer. */
+  status: number | null
+  errorCode: string | null
+  /** The raw request body, parsed only when listed. */
+  body: string
+  fault: string | null
+}
+
+/** Default number of entries kept. */
+export const DEFAULT_JOURNAL_LIMIT = 1000
+
+/** A parsed filter: method upper-case, status a number. */
+export type ParsedJournalFilter = {
+  method?: string
+  route?: string
+  path?: string
+  status?: number
+}
+
+/** The request journal of one mock. */
+export interface Journal {
+  /** Entries kept at most; `0`: nothing is recorded. */
+  readonly limit: number
+  /** A new request id, never handed out before by this journal (`clear()` does not rewind it). */
+  nextId(): string
+  /** Keeps `record`, dropping the oldest entry when full. */
+  record(record: JournalRecord): void
+  /** Entries oldest first, as wire entries (fresh objects: changing them changes nothing). */
+  list(filter?: ParsedJournalFilter): JournalEntry[]
+  /** Forgets every entry; ids keep counting. */
+  clear(): number
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+function toEntry(record: JournalRecord): JournalEntry {
+  return {
+    id: record.id,
+    at: new Date(record.atMs).toISOString(),
+    method: record.method,
+    path: record.path + record.search,
+    route: record.route,
+    key_mode: record.keyMode,
+    reseller_id: record.resellerId,
+    status: record.status,
+    error_code: record.errorCode,
+    body: parseBody(record.body),
+    fault: record.fault,
+  }
+}
+
+function matches(record: JournalRecord, filter: ParsedJournalFilter): boolean {
+  return (
+    (filter.method === undefined || record.method === filter.method) &&
+    (filter.route === undefined || record.route === filter.route) &&
+    (filter.path === undefined || record.path === filter.path) &&
+    (filter.status === undefined || record.status === filter.status)
+  )
+}
+
+/** Creates a journal keeping the last `limit` entries (`0` keeps none). */
+export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new TypeError(`journalLimit must be a whole number of 0 or more, got ${String(limit)}`)
+  }
+  let counter = 0
+  // Ring buffer: `slots` grows to `limit`, then `head` is the oldest entry and the next to overwrite.
+  let slots: JournalRecord[] = []
+  let head = 0
+  return {
+    limit,
+    nextId: () => `req_${++counter}`,
+    record(record) {
+      if (limit === 0) return
+      if (slots.length < limit) {
+        slots.push(record)
+        return
+      }
+      slots[head] = record
+      head = head + 1 === limit ? 0 : head + 1
+    },
+    list(filter = {}) {
+      const out: JournalEntry[] = []
+      const n = slots.length
+      for (let i = 0; i < n; i++) {
+        const record = slots[(head + i) % n]!
+        if (matches(record, filter)) out.push(toEntry(record))
+      }
+      return out
+    },
+    clear() {
+      const cleared = slots.length
+      slots = []
+      head = 0
+      return cleared
+    },
+  }
+}
