@@ -156,6 +156,8 @@ describe('shell recipes in docs/', { timeout: 90_000 }, () => {
     const shown = commands.filter((c) => c.expected !== undefined)
     expect(shown.length).toBeGreaterThanOrEqual(10)
     const script = [
+      // The guide's `curl -s` stays silent on errors; -S makes a failure say why (in stderr).
+      'curl() { command curl -S "$@"; }',
       start,
       ...commands.map((c, i) => `printf '\\n@@${i}@@\\n'\n${c.command}`),
       `printf '\\n@@end@@\\n'`,
@@ -173,7 +175,7 @@ describe('shell recipes in docs/', { timeout: 90_000 }, () => {
           .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
           .join('.*')}$`,
       )
-      expect(outputs[i]!.trim(), command).toMatch(pattern)
+      expect(outputs[i]!.trim(), `${command}\n${run.stderr}`).toMatch(pattern)
     })
     expect(await leftBehind()).toEqual([])
   })
