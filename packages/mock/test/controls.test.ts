@@ -125,7 +125,7 @@ describe('mock.emit and POST /__mock/events', () => {
     }
     await mock.clock.advance(0)
     expect(general.received).toHaveLength(0)
-    // Due deliveries are attempted concurrently: they may arrive in any order.
+    // Due together, the attempts run concurrently: compare as sets.
     expect(reseller.received.map((r) => r.headers['x-service-event']).sort()).toEqual(
       [...RESELLER_EVENTS].sort(),
     )

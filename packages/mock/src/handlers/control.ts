@@ -1,6 +1,6 @@
 /**
  * Control endpoints (contract §4), under `{baseUrl}/__mock/`, no key needed: the operator's and
- * the test's hand on the state. `POST /__mock/clock/advance` is the delivery side's.
+ * the test's hand on the state. The clock's are in `clock.ts`, `POST /__mock/events` in `events.ts`.
  */
 import { MessageText, Ticket, TicketMessage, TicketStatus } from '@reseller-api/sdk'
 import * as z from 'zod/mini'
