@@ -5,11 +5,11 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 export default defineProject({
   resolve: {
-    // The integration tests (test/integration) run the SDK against the mock's source, and the mock's
+    // The integration tests (test/integration) run the SDK against the mock's source (its Node entry, as Node resolves it), and the mock's
     // own imports of the SDK resolve to this package's source: one copy of every class (instanceof
     // holds across the two), no build needed, and no workspace dependency from the SDK on the mock.
     alias: [
-      { find: /^@reseller-api\/mock$/, replacement: source('../mock/src/index.ts') },
+      { find: /^@reseller-api\/mock$/, replacement: source('../mock/src/node.ts') },
       { find: /^@reseller-api\/sdk\/webhooks$/, replacement: source('./src/webhooks/index.ts') },
       { find: /^@reseller-api\/sdk$/, replacement: source('./src/index.ts') },
     ],
