@@ -14,7 +14,7 @@ export const resellerWebhookRoutes: Route[] = [
   route('PUT', PATH, { scope: 'reseller:webhooks', sandbox: 'refuse' }, (call) =>
     data(
       ResellerWebhook,
-      setResellerWebhook(call.mock.store, call.caller, call.body(ResellerWebhookUpdateBody)),
+      setResellerWebhook(call.mock, call.caller, call.body(ResellerWebhookUpdateBody)),
     ),
   ),
 ]

@@ -2,14 +2,12 @@
  * The standalone mock: a mock served over `node:http`, optionally backed by a state file that every
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
-import { isPrivateHost } from '@reseller-api/sdk'
 import { internalsOf } from '../internal.js'
 import { createMockApi, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
+import { publicFetch } from './public-fetch.js'
 import {
   createStateFileWriter,
   readStateFile,
@@ -61,24 +59,6 @@ export interface Standalone {
   close(): Promise<void>
 }
 
-/**
- * Refuses a general webhook host name that resolves to a loopback, private or link-local address.
- * Names that do not resolve pass (the attempt then fails with the DNS error). The address is looked
- * up again by the delivery itself, so a name that changes its answer in between (DNS rebinding) is
- * not caught: this is a mock for development, not a security boundary.
- */
-export async function refusePrivateResolution(url: URL): Promise<string | null> {
-  const host = url.hostname.replace(/^\[|\]$/g, '')
-  if (isIP(host)) return null
-  try {
-    const addresses = await lookup(host, { all: true })
-    const hit = addresses.find((a) => isPrivateHost(a.address))
-    return hit ? `target refused: ${host} resolves to ${hit.address}, a private address` : null
-  } catch {
-    return null
-  }
-}
-
 /** Starts a standalone mock. Rejects with a readable error on a bad seed, a bad state file or a busy port. */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const warn = options.warn ?? ((line: string) => console.error(line))
@@ -111,7 +91,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   dispatcher.configure({
     // No MSW runs in this process: never add its bypass mark.
     bypassMsw: false,
-    checkTarget: options.insecureWebhooks ? undefined : refusePrivateResolution,
+    // Names are judged by the address each delivery's socket connects to (see public-fetch.ts).
+    fetch: options.insecureWebhooks ? undefined : publicFetch,
     // An attempt changed a delivery outside any request: write it through too.
     onChange: () => {
       persist()?.catch((error: Error) =>

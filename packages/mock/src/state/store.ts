@@ -26,6 +26,7 @@ import {
   TicketRow,
   WebhookRow,
 } from './schemas.js'
+import { deliveryOwnerKey } from './retention.js'
 import { type AnyTable, StoreError, Table, type TableHost } from './table.js'
 
 /** Format marker of a {@link StoreSnapshot}. */
@@ -87,7 +88,8 @@ function createTables(host: TableHost) {
       groups: { reseller: (r) => r.reseller_id },
     }),
     deliveries: new Table('deliveries', DeliveryRow, (r) => r.delivery_id, host, {
-      groups: { webhook: (r) => r.webhook_id },
+      // `owner` (reseller and webhook) bounds the history per webhook: `state/retention.ts`.
+      groups: { webhook: (r) => r.webhook_id, owner: deliveryOwnerKey },
     }),
     /** The event outbox, oldest first; see `state/events.ts`. */
     events: new Table('events', EventRow, (r) => r.id, host, { groups: { reseller: (r) => r.reseller_id } }),
