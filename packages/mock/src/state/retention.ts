@@ -5,9 +5,10 @@
  *
  * - the event outbox keeps the newest {@link RETENTION_LIMITS.eventsPerReseller} events of each
  *   reseller;
- * - the delivery history keeps the newest {@link RETENTION_LIMITS.deliveriesPerWebhook} finished
- *   deliveries of each webhook (each general webhook, and each reseller's reseller webhook); a
- *   delivery with an attempt still to make is never dropped, so no scheduled retry is lost;
+ * - the delivery history keeps at most {@link RETENTION_LIMITS.deliveriesPerWebhook} deliveries of
+ *   each webhook (each general webhook, and each reseller's reseller webhook), the oldest finished
+ *   ones going first; a delivery with an attempt still to make is never dropped, so no scheduled
+ *   retry is lost and the history exceeds the limit only while more than that are waiting;
  * - a reseller has at most {@link RETENTION_LIMITS.webhooksPerReseller} general webhooks (a create
  *   beyond it answers 422 `quota_exceeded`).
  *
@@ -21,7 +22,7 @@ import type { Store } from './store.js'
 export const RETENTION_LIMITS = {
   /** Events kept in the outbox per reseller. */
   eventsPerReseller: 1000,
-  /** Finished deliveries kept per webhook. */
+  /** Deliveries kept per webhook (more only while more than this wait for an attempt). */
   deliveriesPerWebhook: 500,
   /** General webhooks a reseller may have. */
   webhooksPerReseller: 100,
@@ -42,8 +43,9 @@ export function pruneEvents(store: Store, resellerId: number, limit: number = RE
 }
 
 /**
- * Drops the oldest finished deliveries of one webhook beyond the limit. Deliveries still waiting
- * for an attempt are skipped (kept), so the history may exceed the limit by the number of those.
+ * Drops the oldest finished deliveries of one webhook while it has more than `limit`. Deliveries
+ * still waiting for an attempt are skipped (kept). The skipped ones sit at the front only while
+ * their retries run, so the scan is short.
  */
 export function pruneDeliveries(
   store: Store,
