@@ -24,7 +24,7 @@ Options:
   --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed)
   --state FILE          load the state from FILE if it exists and write every change through to it
                         before answering (survives a kill, pending webhook retries included)
-  --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
+  --insecure-webhooks   let webhooks target loopback or private hosts (and general ones http://)
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --quiet               no request log
   --version             print the version
