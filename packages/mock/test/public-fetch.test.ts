@@ -27,7 +27,9 @@ async function causeOf(promise: Promise<unknown>): Promise<string> {
 describe('publicFetch (deliveries of the standalone server)', () => {
   it('refuses a name whose lookup answers a loopback address, in the lookup its socket makes: nothing is sent', async () => {
     const r = await receiver()
-    const cause = await causeOf(publicFetch(`http://localhost:${r.port}/hook`, { method: 'POST', body: '{}' }))
+    const cause = await causeOf(
+      publicFetch(`http://localhost:${r.port}/hook`, { method: 'POST', body: '{}' }),
+    )
     expect(cause).toMatch(/^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/)
     expect(r.received).toHaveLength(0)
   })
@@ -35,7 +37,9 @@ describe('publicFetch (deliveries of the standalone server)', () => {
   it('refuses IP literals it is handed directly, in every special range', async () => {
     const r = await receiver()
     for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]']) {
-      const cause = await causeOf(publicFetch(`http://${host}:${r.port}/hook`, { method: 'POST', body: '{}' }))
+      const cause = await causeOf(
+        publicFetch(`http://${host}:${r.port}/hook`, { method: 'POST', body: '{}' }),
+      )
       expect(cause).toMatch(/^target refused: /)
     }
     expect(r.received).toHaveLength(0)
@@ -46,18 +50,26 @@ describe('publicFetch (deliveries of the standalone server)', () => {
     const asked: string[] = []
     // A rebinding name: a public address first, then the local one where the receiver listens.
     let calls = 0
-    const rebinding = ((hostname: string, _options: unknown, callback: (...args: unknown[]) => void) => {
+    const rebinding = (hostname: string, _options: unknown, callback: (...args: unknown[]) => void) => {
       asked.push(hostname)
       calls++
-      const answer = calls === 1 ? '93.184.215.14' : '127.0.0.1'
-      callback(null, [{ address: answer, family: 4 }, ...(calls > 2 ? [{ address: '8.8.8.8', family: 4 }] : [])])
-    }) as never
-    const guarded = createGuardedFetch(addressProblem, rebinding)
+      // 1st lookup: public; 2nd: loopback; 3rd: public and loopback mixed.
+      const answers = [['93.184.215.14'], ['127.0.0.1'], ['8.8.8.8', '127.0.0.1']][calls - 1] ?? []
+      callback(
+        null,
+        answers.map((address) => ({ address, family: 4 })),
+      )
+    }
+    const guarded = createGuardedFetch(addressProblem, rebinding as never)
     // A separate check would have seen only the public answer of the first lookup.
     rebinding('rebind.example', {}, () => {})
-    const second = await causeOf(guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }))
+    const second = await causeOf(
+      guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }),
+    )
     expect(second).toBe('target refused: rebind.example resolves to 127.0.0.1, a loopback address')
-    const mixed = await causeOf(guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }))
+    const mixed = await causeOf(
+      guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }),
+    )
     expect(mixed).toBe('target refused: rebind.example resolves to 127.0.0.1, a loopback address')
     expect(asked).toEqual(['rebind.example', 'rebind.example', 'rebind.example'])
     expect(r.received).toHaveLength(0)
@@ -70,7 +82,9 @@ describe('createGuardedFetch as a fetch', () => {
 
   it('sends method, headers and body, and answers status, headers and body', async () => {
     const r = await receiver(() => 202)
-    const answer = await loopbackFetch(new Request(r.url, { method: 'POST', body: '{"a":1}', headers: { 'x-test': 'yes' } }))
+    const answer = await loopbackFetch(
+      new Request(r.url, { method: 'POST', body: '{"a":1}', headers: { 'x-test': 'yes' } }),
+    )
     expect(answer.status).toBe(202)
     expect(answer.headers.get('content-type')).toBe('text/plain')
     expect(await answer.text()).toBe('ok')
@@ -80,7 +94,9 @@ describe('createGuardedFetch as a fetch', () => {
 
   it('does not follow a redirect, and aborts on its signal', async () => {
     const redirect = await receiver(() => 302)
-    expect((await loopbackFetch(redirect.url, { method: 'POST', body: 'x', redirect: 'manual' })).status).toBe(302)
+    expect(
+      (await loopbackFetch(redirect.url, { method: 'POST', body: 'x', redirect: 'manual' })).status,
+    ).toBe(302)
     const hang = await receiver(() => 'hang')
     const error = await loopbackFetch(hang.url, {
       method: 'POST',
@@ -94,7 +110,9 @@ describe('createGuardedFetch as a fetch', () => {
     const r = await receiver()
     await r.close()
     cleanups.pop()
-    const cause = (await loopbackFetch(r.url, { method: 'POST', body: 'x' }).catch((e: TypeError) => e)) as TypeError
+    const cause = (await loopbackFetch(r.url, { method: 'POST', body: 'x' }).catch(
+      (e: TypeError) => e,
+    )) as TypeError
     expect(cause).toBeInstanceOf(TypeError)
     expect((cause.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED')
   })

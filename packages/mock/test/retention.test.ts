@@ -80,7 +80,8 @@ describe('delivery history', () => {
     const id = hook.body.data.id
     for (let i = 0; i < failing; i++) await mock.emit({ reseller_id: 1, event: 'payment.failed' })
     await mock.clock.advance(0)
-    for (let i = 0; i < deliveriesPerWebhook + 20; i++) await mock.emit({ reseller_id: 1, event: 'payment.failed' })
+    for (let i = 0; i < deliveriesPerWebhook + 20; i++)
+      await mock.emit({ reseller_id: 1, event: 'payment.failed' })
     await mock.clock.advance(0)
 
     const before = await allDeliveries(mock, id)
@@ -107,10 +108,14 @@ describe('delivery history', () => {
   it('bounds each reseller’s reseller-webhook history separately', async () => {
     const mock = mockWithReceiver(() => 200)
     for (const key of [KEYS.a, KEYS.b]) {
-      await call(mock, 'PUT', '/reseller/webhook', { key, body: { url: 'http://receiver.test/r', secret: 's' } })
+      await call(mock, 'PUT', '/reseller/webhook', {
+        key,
+        body: { url: 'http://receiver.test/r', secret: 's' },
+      })
     }
     await mock.emit({ reseller_id: 2, event: 'wallet.credited' })
-    for (let i = 0; i < deliveriesPerWebhook + 5; i++) await mock.emit({ reseller_id: 1, event: 'wallet.credited' })
+    for (let i = 0; i < deliveriesPerWebhook + 5; i++)
+      await mock.emit({ reseller_id: 1, event: 'wallet.credited' })
     await mock.clock.advance(0)
     const deliveries = (await state(mock)).tables.deliveries!
     expect(deliveries.filter((d) => d.reseller_id === 1)).toHaveLength(deliveriesPerWebhook)
@@ -122,7 +127,10 @@ describe('general webhooks per reseller', () => {
   it(`a reseller may have ${webhooksPerReseller}; one more is a 422 quota_exceeded that stores nothing`, async () => {
     const mock = newMock(undefined, { insecureWebhooks: true })
     const create = (key: string = KEYS.a) =>
-      call(mock, 'POST', '/webhooks', { key, body: { url: 'http://receiver.test/h', events: ['ticket.created'] } })
+      call(mock, 'POST', '/webhooks', {
+        key,
+        body: { url: 'http://receiver.test/h', events: ['ticket.created'] },
+      })
     for (let i = 0; i < webhooksPerReseller; i++) expect((await create()).status).toBe(201)
     const before = await state(mock)
     const refused = await create()

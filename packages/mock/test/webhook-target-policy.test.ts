@@ -77,7 +77,9 @@ describe('webhook target policy', () => {
     expect(targetProblem('https://198.18.0.1/')).toBe(
       'must point to a public host: 198.18.0.1 is a reserved or documentation address',
     )
-    expect(targetProblem('https://[fec0::1]/')).toBe('must point to a public host: fec0::1 is a site-local address')
+    expect(targetProblem('https://[fec0::1]/')).toBe(
+      'must point to a public host: fec0::1 is a site-local address',
+    )
     expect(targetProblem('https://[::127.0.0.1]/')).toBe(
       'must point to a public host: ::7f00:1 is not a global unicast address',
     )

@@ -75,14 +75,24 @@ describe('delivery-time checks (targets stored by a seed, a state file or an ins
   it('a reseller delivery to a loopback receiver is refused without insecureWebhooks, delivered with it', async () => {
     const r = await receiver()
     const refused = newMock(seedWith(r.url))
-    await refused.emit({ reseller_id: 1, event: 'hosting.created', data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' } } as never)
+    await refused.emit({
+      reseller_id: 1,
+      event: 'hosting.created',
+      data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' },
+    } as never)
     await refused.clock.advance(0)
     const [delivery] = (await state(refused)).tables.deliveries!
-    expect(delivery?.error).toBe('target refused: url must point to a public host: 127.0.0.1 is a loopback address')
+    expect(delivery?.error).toBe(
+      'target refused: url must point to a public host: 127.0.0.1 is a loopback address',
+    )
     expect(r.received).toHaveLength(0)
 
     const allowed = newMock(seedWith(r.url), { insecureWebhooks: true })
-    await allowed.emit({ reseller_id: 1, event: 'hosting.created', data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' } } as never)
+    await allowed.emit({
+      reseller_id: 1,
+      event: 'hosting.created',
+      data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' },
+    } as never)
     await allowed.clock.advance(0)
     expect(r.received).toHaveLength(1)
   })

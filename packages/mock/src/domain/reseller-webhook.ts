@@ -24,7 +24,8 @@ export function setResellerWebhook(
 ): ResellerWebhook {
   if (!mock.insecureWebhooks) {
     const problem = targetProblem(body.url, { requireHttps: false })
-    if (problem) throw errors.field('url', `${problem} (start the mock with --insecure-webhooks for a local receiver)`)
+    if (problem)
+      throw errors.field('url', `${problem} (start the mock with --insecure-webhooks for a local receiver)`)
   }
   const { store } = mock
   const row = store.resellerWebhooks.get(caller.reseller.id)

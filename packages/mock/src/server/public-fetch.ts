@@ -67,7 +67,8 @@ export function createGuardedFetch(judge: AddressJudge, resolve: typeof dnsLooku
   // Own agents: a pooled socket is only ever one this lookup checked.
   const httpAgent = new HttpAgent({ keepAlive: true })
   const httpsAgent = new HttpsAgent({ keepAlive: true })
-  return (input, init) => guardedRequest(new Request(input, init), judge, lookup, https(httpAgent, httpsAgent))
+  return (input, init) =>
+    guardedRequest(new Request(input, init), judge, lookup, https(httpAgent, httpsAgent))
 }
 
 /** The deliveries' fetch of the standalone server: public unicast addresses only (`target-policy.ts`). */

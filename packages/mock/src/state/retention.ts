@@ -34,7 +34,11 @@ export function deliveryOwnerKey(row: Pick<DeliveryRow, 'reseller_id' | 'webhook
 }
 
 /** Drops the oldest events of a reseller beyond the limit (inside the caller's transaction). */
-export function pruneEvents(store: Store, resellerId: number, limit: number = RETENTION_LIMITS.eventsPerReseller) {
+export function pruneEvents(
+  store: Store,
+  resellerId: number,
+  limit: number = RETENTION_LIMITS.eventsPerReseller,
+) {
   for (;;) {
     const events = store.events.group('reseller', resellerId)
     if (events.length <= limit) return

@@ -10,6 +10,7 @@
  * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
  */
 import type { Clock } from './clock.js'
+import { deliveryOwnerKey } from './retention.js'
 import {
   AccountRow,
   ApiKeyRow,
@@ -26,7 +27,6 @@ import {
   TicketRow,
   WebhookRow,
 } from './schemas.js'
-import { deliveryOwnerKey } from './retention.js'
 import { type AnyTable, StoreError, Table, type TableHost } from './table.js'
 
 /** Format marker of a {@link StoreSnapshot}. */
