@@ -27,7 +27,7 @@ export interface StandaloneOptions {
   host?: string
   /** State file: loaded if it exists, written through before every answer to a mutating request. */
   statePath?: string
-  /** General webhooks may target `http://` and loopback or private hosts. */
+  /** Webhooks may target loopback and private hosts, and general ones `http://`; deliveries then use the global `fetch`. */
   insecureWebhooks?: boolean
   /** API requests the journal keeps (default 1,000; `0` turns it off). */
   journalLimit?: number
