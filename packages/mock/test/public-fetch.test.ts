@@ -92,6 +92,13 @@ describe('createGuardedFetch as a fetch', () => {
     expect(r.received[0]?.headers['x-test']).toBe('yes')
   })
 
+  it('answers a 204 with no body', async () => {
+    const r = await receiver(() => 204)
+    const answer = await loopbackFetch(r.url, { method: 'POST', body: 'x' })
+    expect(answer.status).toBe(204)
+    expect(answer.body).toBeNull()
+  })
+
   it('does not follow a redirect, and aborts on its signal', async () => {
     const redirect = await receiver(() => 302)
     expect(

@@ -53,6 +53,22 @@ export function guardedLookup(judge: AddressJudge, resolve: typeof dnsLookup = d
   }) as unknown as LookupFunction
 }
 
+/** A node:http answer as a `Response` (throws on a status or header `Response` refuses). */
+function toResponse(answer: IncomingMessage): Response {
+  const status = answer.statusCode ?? 0
+  if (status < 200 || status > 599) throw new Error(`invalid HTTP status ${status}`)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+  }
+  if (NULL_BODY_STATUSES.has(status)) {
+    answer.resume()
+    return new Response(null, { status, headers })
+  }
+  return new Response(Readable.toWeb(answer) as ReadableStream<Uint8Array>, { status, headers })
+}
+
 function fetchFailed(cause: unknown): TypeError {
   return new TypeError('fetch failed', { cause })
 }
@@ -67,16 +83,12 @@ export function createGuardedFetch(judge: AddressJudge, resolve: typeof dnsLooku
   // Own agents: a pooled socket is only ever one this lookup checked.
   const httpAgent = new HttpAgent({ keepAlive: true })
   const httpsAgent = new HttpsAgent({ keepAlive: true })
-  return (input, init) =>
-    guardedRequest(new Request(input, init), judge, lookup, https(httpAgent, httpsAgent))
+  const agentFor = (secure: boolean) => (secure ? httpsAgent : httpAgent)
+  return (input, init) => guardedRequest(new Request(input, init), judge, lookup, agentFor)
 }
 
 /** The deliveries' fetch of the standalone server: public unicast addresses only (`target-policy.ts`). */
 export const publicFetch: typeof fetch = createGuardedFetch(addressProblem)
-
-function https(httpAgent: HttpAgent, httpsAgent: HttpsAgent) {
-  return (secure: boolean) => (secure ? httpsAgent : httpAgent)
-}
 
 async function guardedRequest(
   request: Request,
@@ -119,22 +131,14 @@ async function guardedRequest(
       },
       (answer: IncomingMessage) => {
         signal.removeEventListener('abort', onAbort)
-        const status = answer.statusCode ?? 0
-        if (status < 200 || status > 599) {
+        // Whatever a receiver answers must end in a resolved or rejected promise, never a throw
+        // inside this callback (it would take the server down).
+        try {
+          resolve(toResponse(answer))
+        } catch (error) {
           answer.destroy()
-          reject(fetchFailed(new Error(`invalid HTTP status ${status}`)))
-          return
+          reject(fetchFailed(error))
         }
-        const responseHeaders = new Headers()
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value === undefined) continue
-          for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item)
-        }
-        const stream = NULL_BODY_STATUSES.has(status)
-          ? null
-          : (Readable.toWeb(answer) as ReadableStream<Uint8Array>)
-        if (stream === null) answer.resume()
-        resolve(new Response(stream, { status, statusText: answer.statusMessage, headers: responseHeaders }))
       },
     )
     signal.addEventListener('abort', onAbort, { once: true })
