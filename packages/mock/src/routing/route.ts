@@ -84,11 +84,12 @@ function parseJson(text: string, optional: boolean): unknown {
   }
 }
 
-/** Query parameters as an object; a repeated name keeps its last value. */
+/**
+ * Query parameters as an object; a repeated name keeps its last value. `fromEntries` defines every
+ * name as an own property, so `?__proto__=x` is an unknown parameter rather than a prototype write.
+ */
 function queryObject(query: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of query) out[name] = value
-  return out
+  return Object.fromEntries(query)
 }
 
 /** Builds the {@link Call} of a request. */
