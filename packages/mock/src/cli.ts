@@ -3,7 +3,7 @@
  * `reseller-mock`: the mock as a standalone HTTP server (contract §4).
  *
  *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks]
- *                 [--journal-limit N] [--quiet]
+ *                 [--journal-limit N] [--allowed-host NAME]... [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from './journal/journal.js'
+import { hostName } from './server/guard.js'
 import { type KeyInfo, startStandalone } from './server/standalone.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -26,6 +27,9 @@ Options:
                         before answering (survives a kill, pending webhook retries included)
   --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
+  --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
+                        container name); other than loopback names and the bound address, any Host
+                        gets 403 forbidden_host (DNS-rebinding protection)
   --quiet               no request log
   --version             print the version
   --help                show this help
@@ -75,6 +79,7 @@ interface Flags {
   state?: string
   insecureWebhooks: boolean
   journalLimit?: number
+  allowedHosts: string[]
   quiet: boolean
   help: boolean
   version: boolean
@@ -94,6 +99,7 @@ function parseFlags(argv: string[]): Flags {
         state: { type: 'string' },
         'insecure-webhooks': { type: 'boolean' },
         'journal-limit': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -119,6 +125,13 @@ function parseFlags(argv: string[]): Flags {
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
     throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
   }
+  const allowedHosts = values['allowed-host'] ?? []
+  for (const name of allowedHosts) {
+    if (hostName(name) === null)
+      throw new UsageError(
+        `--allowed-host needs a host name such as mock.test or mock.test:4010, got "${name}"`,
+      )
+  }
   return {
     port: Number(rawPort),
     host,
@@ -126,6 +139,7 @@ function parseFlags(argv: string[]): Flags {
     state: values.state,
     insecureWebhooks: values['insecure-webhooks'] ?? false,
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
+    allowedHosts,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -182,6 +196,7 @@ async function main(argv: string[]): Promise<void> {
       statePath: flags.state,
       insecureWebhooks: flags.insecureWebhooks,
       journalLimit: flags.journalLimit,
+      allowedHosts: flags.allowedHosts,
       log: flags.quiet ? undefined : out,
       warn: (line) => process.stderr.write(`${line}\n`),
     })

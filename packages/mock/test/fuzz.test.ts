@@ -36,7 +36,7 @@ function paramValue(name: string, mock: MockApi): string {
     case 'id':
       return WEBHOOK_ID
     case 'delivery_id':
-      return String(mock.state().tables.deliveries?.[0]?.id ?? 'dlv_none')
+      return String(mock.state().tables.deliveries?.[0]?.delivery_id ?? 'dlv_none')
     default:
       // A new route with a parameter this file does not know: say so rather than fuzz a 404.
       throw new Error(`fuzz.test.ts: no value for the path parameter :${name}; add one to paramValue()`)
@@ -108,9 +108,7 @@ const rawValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     hugeNumber,
     longString,
-    fc
-      .array(tie('value'), { maxLength: 4 })
-      .map((items) => `[${items.join(',')}]`),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
     fc
       .array(fc.tuple(fc.constantFrom(...PROTO_KEYS, ...FIELD_KEYS), tie('value')), { maxLength: 5 })
       .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
@@ -119,9 +117,16 @@ const rawValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
 
 /** Nesting far deeper than any body: arrays and objects, alone or under a known field. */
 const deep = fc
-  .tuple(fc.integer({ min: 1_000, max: 6_000 }), fc.constantFrom('array', 'object'), fc.constantFrom(...FIELD_KEYS))
+  .tuple(
+    fc.integer({ min: 1_000, max: 6_000 }),
+    fc.constantFrom('array', 'object'),
+    fc.constantFrom(...FIELD_KEYS),
+  )
   .chain(([depth, kind, field]) => {
-    const inner = kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    const inner =
+      kind === 'array'
+        ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+        : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
     return fc.constantFrom(inner, `{${JSON.stringify(field)}:${inner}}`, `{"__proto__":${inner}}`)
   })
 
@@ -149,7 +154,9 @@ describe('fuzz: every route with a body takes hostile JSON without a 5xx or a ch
     await fc.assert(
       fc.asyncProperty(body, async (text) => {
         mock.reset()
-        const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => encodeURIComponent(paramValue(name, mock)))
+        const path = route.path.replace(/:([a-z_]+)/g, (_m, name: string) =>
+          encodeURIComponent(paramValue(name, mock)),
+        )
         const before = mock.state()
         const faultsBefore = mock.faults.list().length
         const response = await mock.fetch(`${mock.baseUrl}${path}`, {

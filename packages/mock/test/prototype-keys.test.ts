@@ -16,7 +16,11 @@ const BODY_ROUTES: [method: string, path: string, valid: Record<string, unknown>
   ['PUT', '/reseller/webhook', { url: 'https://hooks.example.com/r', secret: 'whsec_proto' }],
   ['POST', '/reseller/clients/501/hosting', { domain: 'new.example', whm_package: 'starter' }],
   ['POST', '/reseller/accounts', { client_id: 501, domain: 'new.example', whm_package: 'starter' }],
-  ['POST', '/reseller/whm/packages', { name: 'gold', quota: 1, bandwidth: 1, maxsql: 1, maxpop: 1, maxftp: 1, maxsub: 1 }],
+  [
+    'POST',
+    '/reseller/whm/packages',
+    { name: 'gold', quota: 1, bandwidth: 1, maxsql: 1, maxpop: 1, maxftp: 1, maxsub: 1 },
+  ],
   ['POST', '/__mock/tickets/:ticket/replies', { message: 'Staff here' }],
   ['PATCH', '/__mock/tickets/:ticket', { status: 'resolved' }],
   ['POST', '/__mock/faults', { respond: { status: 503 } }],
@@ -80,7 +84,13 @@ describe('nested and query positions', () => {
     })
     // The extra keys sit inside `data` here: an open object, so they are dropped like `colour` would be.
     expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-    expect(Object.keys(answer.body.data.data).sort()).toEqual(['department', 'priority', 'status', 'subject', 'ticket_id'])
+    expect(Object.keys(answer.body.data.data).sort()).toEqual([
+      'department',
+      'priority',
+      'status',
+      'subject',
+      'ticket_id',
+    ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 

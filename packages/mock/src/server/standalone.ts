@@ -27,6 +27,8 @@ export interface StandaloneOptions {
   port?: number
   /** Default `127.0.0.1`. */
   host?: string
+  /** Host names accepted in `Host` besides loopback ones and the bound address (`--allowed-host`). */
+  allowedHosts?: readonly string[]
   /** State file: loaded if it exists, written through before every answer to a mutating request. */
   statePath?: string
   /** General webhooks may target `http://` and loopback or private hosts. */
@@ -154,6 +156,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     {
       port: options.port ?? 4010,
       host: options.host ?? '127.0.0.1',
+      allowedHosts: options.allowedHosts,
       log: options.log,
       onMutation: writer ? async () => persist() : undefined,
       // Reads wait for the write of a background change (a delivery attempt) they could otherwise show.

@@ -301,8 +301,9 @@ const UNPROCESSABLE_BY_CODE: ReadonlyMap<string, UnprocessableClass> = new Map<s
  */
 function fieldsOf(body: unknown, parsed: FieldErrors): FieldErrors {
   const raw = (body as { error?: { fields?: unknown } } | null)?.error?.fields
-  if (raw === null || typeof raw !== 'object' || !Object.hasOwn(raw, '__proto__')) return parsed
-  const proto = (raw as Record<string, unknown>)['__proto__']
+  if (raw === null || typeof raw !== 'object') return parsed
+  // The own property, read without touching the `__proto__` accessor.
+  const proto: unknown = Object.getOwnPropertyDescriptor(raw, '__proto__')?.value
   if (!Array.isArray(proto) || !proto.every((m) => typeof m === 'string')) return parsed
   return Object.fromEntries([...Object.entries(parsed), ['__proto__', proto as string[]]])
 }
