@@ -143,7 +143,7 @@ function guardSuite(url: () => string, state: () => unknown) {
 
   it('same-origin pages, same-site and direct requests are served', async () => {
     const own = new URL(url())
-    const ok = [
+    const ok: Record<string, string>[] = [
       { origin: `http://${own.host}` },
       { origin: `http://localhost:${own.port}`, host: `localhost:${own.port}` },
       { 'sec-fetch-site': 'same-origin', origin: `http://${own.host}` },
