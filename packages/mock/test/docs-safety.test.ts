@@ -20,7 +20,9 @@ function firstShellBlock(heading: string): string {
   return block[1]!
 }
 
-describe('running-the-mock.md "Safety": the curl session answers what the guide shows', { timeout: 30_000 }, () => {
+describe('running-the-mock.md "Safety": the curl session answers what the guide shows', {
+  timeout: 30_000,
+}, () => {
   let run: Awaited<ReturnType<typeof startCli>>
   beforeAll(async () => {
     assertBuilt()
@@ -42,8 +44,12 @@ describe('running-the-mock.md "Safety": the curl session answers what the guide 
     }
     expect(pairs.length).toBeGreaterThanOrEqual(4)
     for (const { command, expected } of pairs) {
-      const local = command.replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`).replaceAll('localhost:4010', `localhost:${port}`)
-      const output = execFileSync('bash', ['-c', local.replace(/^curl -s /, 'curl -sS ')], { encoding: 'utf8' })
+      const local = command
+        .replaceAll('127.0.0.1:4010', `127.0.0.1:${port}`)
+        .replaceAll('localhost:4010', `localhost:${port}`)
+      const output = execFileSync('bash', ['-c', local.replace(/^curl -s /, 'curl -sS ')], {
+        encoding: 'utf8',
+      })
       const pattern = new RegExp(
         `^${expected
           .split('…')
