@@ -171,10 +171,55 @@ describe('fuzz: every route with a body takes hostile JSON without a 5xx or a ch
           expect(mock.state()).toEqual(before)
           expect(mock.faults.list().length).toBe(faultsBefore)
         }
+        // Whatever was sent, the journal and the state can still be listed.
+        const journal = await mock.fetch(`${mock.baseUrl}/__mock/requests`)
+        expect(journal.status, (await journal.text()).slice(0, 300)).toBe(200)
+        expect(JSON.stringify(mock.state()).length).toBeGreaterThan(0)
       }),
       params,
     )
   })
+
+  test.each([
+    [
+      'POST',
+      '/__mock/events',
+      (deep: string) => `{"reseller_id":1,"event":"service.activated","data":{"x":${deep}}}`,
+    ],
+    ['POST', '/__mock/faults', (deep: string) => `{"respond":{"status":503},"match":${deep}}`],
+    [
+      'POST',
+      '/api/v1/support/tickets',
+      (deep: string) => `{"subject":"s","message":"m","department":"technical","x":${deep}}`,
+    ],
+  ] as const)(
+    '%s %s: a body nested 65 to 400,000 levels deep is 422 naming the rule; 64 levels reach the schema',
+    async (method, path, wrap) => {
+      for (const depth of [65, 5_000, 400_000]) {
+        mock.reset()
+        const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`
+        const response = await mock.fetch(`${mock.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${KEYS.a}` },
+          body: wrap(deep),
+        })
+        const answer = await response.json()
+        expect(response.status).toBe(422)
+        expect(answer.error.fields).toEqual({
+          body: ['must not nest arrays and objects more than 64 levels deep'],
+        })
+        expect((await mock.fetch(`${mock.baseUrl}/__mock/requests`)).status).toBe(200)
+      }
+      // Within the limit (the wrappers use up to 3 levels) the schema itself answers, whatever it says.
+      const response = await mock.fetch(`${mock.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${KEYS.a}` },
+        body: wrap(`${'['.repeat(61)}${']'.repeat(61)}`),
+      })
+      expect(response.status).toBeLessThan(500)
+      expect((await response.json()).error?.fields?.body).toBeUndefined()
+    },
+  )
 
   test('the fuzz covers every body route of the table, the newest included', () => {
     const reading = bodyRoutes.map((r) => `${r.method} ${r.path}`)

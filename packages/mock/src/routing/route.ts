@@ -9,6 +9,7 @@ import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import type { ApiKeyRow, ResellerRow } from '../state/schemas.js'
 import { errors } from './errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { MockRequest, MockResponse } from './types.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -74,9 +75,11 @@ export function route(
   return { method, path, ...access, ...extra, resolve }
 }
 
-/** Parses a JSON body; malformed JSON is a validation error of the field `body`. */
+/** Parses a JSON body; malformed or too deeply nested JSON is a validation error of the field `body`. */
 function parseJson(text: string, optional: boolean): unknown {
   if (text.trim() === '') return optional ? {} : undefined
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw errors.field('body', `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)
   try {
     return JSON.parse(text)
   } catch {
