@@ -209,6 +209,15 @@ describe('allowedHosts / --allowed-host', () => {
         headers: { host: `mock.test:${server.port}`, origin: `http://mock.test:${server.port}` },
       })
       expect(own.status).toBe(200)
+      // Behind a TLS-terminating proxy (a forwarded port) the page's origin is https://{Host}.
+      const proxied = await raw(server.url, '/__mock/state', {
+        headers: { host: 'mock.test', origin: 'https://mock.test' },
+      })
+      expect(proxied.status).toBe(200)
+      const otherPort = await raw(server.url, '/__mock/state', {
+        headers: { host: 'mock.test', origin: 'https://mock.test:8443' },
+      })
+      expectRefused(otherPort, 'cross_origin')
     } finally {
       await server.close()
     }

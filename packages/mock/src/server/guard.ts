@@ -147,13 +147,16 @@ export function createGuard(options: GuardOptions): Guard {
   }
 }
 
-/** Whether `origin` is `http://{Host}` of this request (default port spelled or not). */
+/**
+ * Whether `origin` is this request's own: `http://{Host}` (default port spelled or not), or
+ * `https://{Host}` for a page served through a TLS-terminating proxy under an allowed name.
+ */
 function sameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false
   try {
     const from = new URL(origin)
-    const own = new URL(`http://${host}`)
-    return from.protocol === 'http:' && from.host === own.host
+    if (from.protocol === 'https:') return from.host === new URL(`https://${host}`).host
+    return from.protocol === 'http:' && from.host === new URL(`http://${host}`).host
   } catch {
     // `Origin: null` (sandboxed frames, file: pages) and anything unparsable.
     return false
