@@ -60,7 +60,9 @@ describe('state file (snapshot + log)', () => {
     await writeFile(path, content)
     const error = await readStateFile(path).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(StateFileError)
-    expect((error as Error).message).toMatch(/record at byte \d+ is damaged \(checksum mismatch\) and is not the last one/)
+    expect((error as Error).message).toMatch(
+      /record at byte \d+ is damaged \(checksum mismatch\) and is not the last one/,
+    )
     expect(await readFile(path)).toEqual(content)
   })
 
@@ -68,7 +70,12 @@ describe('state file (snapshot + log)', () => {
     const path = join(dir, 'state.json')
     const v1 = { format: STATE_FORMAT, version: 1, saved_at: 'x', state: { t: 1 } }
     await writeFile(path, JSON.stringify(v1, null, 2))
-    expect(await readStateFile(path)).toMatchObject({ version: 1, seed: undefined, state: { t: 1 }, records: [] })
+    expect(await readStateFile(path)).toMatchObject({
+      version: 1,
+      seed: undefined,
+      state: { t: 1 },
+      records: [],
+    })
   })
 
   it.each([
@@ -77,8 +84,16 @@ describe('state file (snapshot + log)', () => {
     ['an array', '[]', /is not a JSON object/],
     ['another format', '{"format":"x"}', /is not a reseller-mock state file/],
     ['another version', JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} }), /has version 99/],
-    ['without state', JSON.stringify({ format: STATE_FORMAT, version: 2, seed: null }), /"state" must be an object/],
-    ['without seed', JSON.stringify({ format: STATE_FORMAT, version: 2, state: {} }), /"seed" must be an object or null/],
+    [
+      'without state',
+      JSON.stringify({ format: STATE_FORMAT, version: 2, seed: null }),
+      /"state" must be an object/,
+    ],
+    [
+      'without seed',
+      JSON.stringify({ format: STATE_FORMAT, version: 2, state: {} }),
+      /"seed" must be an object or null/,
+    ],
   ])('refuses a file that is %s, naming the file, and leaves it untouched', async (_, content, problem) => {
     const path = join(dir, 'state.json')
     await writeFile(path, content)

@@ -39,6 +39,11 @@ export interface StandaloneOptions {
    * `reset` returns to. Without it, such a start is refused with a {@link StateFileError}.
    */
   adoptSeed?: boolean
+  /**
+   * When the state file's log is compacted into a new snapshot: once it exceeds `ratio` × the
+   * snapshot's size (default 1) and `minBytes` (default 1 MiB). For tests and tuning.
+   */
+  compaction?: { ratio?: number; minBytes?: number }
   /** General webhooks may target `http://` and loopback or private hosts. */
   insecureWebhooks?: boolean
   /** API requests the journal keeps (default 1,000; `0` turns it off). */
@@ -121,7 +126,8 @@ function chooseSeed(options: StandaloneOptions, saved: LoadedStateFile | undefin
     }
     return { seed: given, record: given as unknown, from: 'option' as const, changed: true }
   }
-  if (given !== undefined) return { seed: given, record: given as unknown, from: 'option' as const, changed: recorded === undefined }
+  if (given !== undefined)
+    return { seed: given, record: given as unknown, from: 'option' as const, changed: recorded === undefined }
   if (recorded !== undefined && recorded !== null) {
     return { seed: recorded as SeedInput, record: recorded, from: 'state file' as const, changed: false }
   }
@@ -162,7 +168,13 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     if (!log) return undefined
     if (clock.offsetMs !== loggedOffset) {
       loggedOffset = clock.offsetMs
-      log.append({ tables: {}, counters: {}, last_micros: 0, clock_offset_ms: loggedOffset, clock_only: true })
+      log.append({
+        tables: {},
+        counters: {},
+        last_micros: 0,
+        clock_offset_ms: loggedOffset,
+        clock_only: true,
+      })
     }
     return log.durable()
   }
@@ -190,7 +202,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         })
       }
       if (saved.dropped) {
-        warn(`reseller-mock: state file ${path}: ${saved.dropped}; dropped it (a write cut short by a kill) and kept every record before it`)
+        warn(
+          `reseller-mock: state file ${path}: ${saved.dropped}; dropped it (a write cut short by a kill) and kept every record before it`,
+        )
         await cutStateFile(path, saved.snapshotBytes + saved.logBytes)
       }
       // Pending deliveries of the saved state are due again: at once if their time has passed.
@@ -215,6 +229,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
             state: store.snapshot({ copy: false }),
           })}\n`,
         warn,
+        compactRatio: options.compaction?.ratio,
+        compactMinBytes: options.compaction?.minBytes,
       },
       keep ? { snapshotBytes: saved!.snapshotBytes, logBytes: saved!.logBytes } : undefined,
     )

@@ -472,7 +472,8 @@ export function createStateLog(
         requested++
         kick()
       } catch (error) {
-        if (!current.aborted) options.warn?.(`reseller-mock: compaction of ${path} failed: ${(error as Error).message}`)
+        if (!current.aborted)
+          options.warn?.(`reseller-mock: compaction of ${path} failed: ${(error as Error).message}`)
         await dropCompaction(current)
       }
     })()
@@ -528,7 +529,9 @@ export function createStateLog(
       try {
         line = encodeRecord(record)
       } catch (error) {
-        options.warn?.(`reseller-mock: a change could not be encoded (${(error as Error).message}); rewriting ${path}`)
+        options.warn?.(
+          `reseller-mock: a change could not be encoded (${(error as Error).message}); rewriting ${path}`,
+        )
         needsRewrite = true
         requested++
         kick()

@@ -338,7 +338,12 @@ export function createStore(clock: Clock): Store {
     },
   }
   function takeChange(): StoreChange {
-    return { tables: changes.take(), counters: { ...counters }, last_micros: lastMicros, clock_offset_ms: clock.offsetMs }
+    return {
+      tables: changes.take(),
+      counters: { ...counters },
+      last_micros: lastMicros,
+      clock_offset_ms: clock.offsetMs,
+    }
   }
   for (const table of tableList) changes.watch(table, store.transact)
   return store
