@@ -52,7 +52,13 @@ async function writeStateFile(path, base, n) {
     tables: { ...base.tables, tickets, messages, events: [] },
     counters: { ...base.counters, ticket: n, message: n },
   }
-  const header = { format: 'reseller-mock-state', version: 2, saved_at: new Date().toISOString(), seed, state }
+  const header = {
+    format: 'reseller-mock-state',
+    version: 2,
+    saved_at: new Date().toISOString(),
+    seed,
+    state,
+  }
   await writeFile(path, `${JSON.stringify(header)}\n`)
 }
 
