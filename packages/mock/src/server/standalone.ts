@@ -235,6 +235,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       keep ? { snapshotBytes: saved!.snapshotBytes, logBytes: saved!.logBytes } : undefined,
     )
     const target = log
+    // A reset replaces the whole state however the store does it: a new file, not records.
+    context.onReset(() => target.replaceAll())
     store.onCommit((change) => {
       if (change === 'replaced') target.replaceAll()
       else {

@@ -52,24 +52,31 @@ export class ChangeTracker {
     const insert = t.insert.bind(t)
     const update = t.update.bind(t)
     const remove = t.delete.bind(t)
+    // While nobody listens, the original methods run as they are.
     t.insert = ((values: never) =>
-      transact(() => {
-        const row = insert(values)
-        this.#mark(t, t.keyOf(row), false)
-        return row
-      })) as typeof t.insert
+      !this.active
+        ? insert(values)
+        : transact(() => {
+            const row = insert(values)
+            this.#mark(t, t.keyOf(row), false)
+            return row
+          })) as typeof t.insert
     t.update = (row, patch) =>
-      transact(() => {
-        const result = update(row, patch)
-        this.#mark(t, t.keyOf(row), false)
-        return result
-      })
+      !this.active
+        ? update(row, patch)
+        : transact(() => {
+            const result = update(row, patch)
+            this.#mark(t, t.keyOf(row), false)
+            return result
+          })
     t.delete = (row) =>
-      transact(() => {
-        const stored = t.get(t.keyOf(row)) === row
-        remove(row)
-        if (stored) this.#mark(t, t.keyOf(row), true)
-      })
+      !this.active
+        ? remove(row)
+        : transact(() => {
+            const stored = t.get(t.keyOf(row)) === row
+            remove(row)
+            if (stored) this.#mark(t, t.keyOf(row), true)
+          })
   }
 
   #mark(table: WritableTable, key: Key, deleted: boolean): void {
