@@ -154,4 +154,38 @@ describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
     ])
     expect((await b.call('GET', '/api/v1/support/tickets', key)).body.meta.total).toBe(3)
   })
+
+  it('SIGKILL in the middle of concurrent writes, three times over: every acknowledged ticket is there', async () => {
+    const state = join(dir, 'kill-loop.json')
+    const key = 'svc_live_kill'
+    const seed = await seedFile('kill', key)
+    const acknowledged: string[] = []
+    for (let round = 0; round < 3; round++) {
+      const run = await launch(['--seed', seed, '--state', state])
+      const stored = (await run.call('GET', '/__mock/state')).body.data.tables.tickets as { uuid: string }[]
+      const present = new Set(stored.map((t) => t.uuid))
+      for (const uuid of acknowledged) expect(present).toContain(uuid)
+      // Five writers until the kill; answers that made it back count as acknowledged.
+      let killed = false
+      const writer = async () => {
+        while (!killed) {
+          try {
+            const made = await run.call('POST', '/api/v1/support/tickets', key, ticket)
+            if (made.status === 201) acknowledged.push(made.body.data.ticket_id)
+          } catch {
+            return
+          }
+        }
+      }
+      const writers = Array.from({ length: 5 }, writer)
+      await new Promise((r) => setTimeout(r, 150 + round * 70))
+      killed = true
+      await run.kill()
+      await Promise.all(writers)
+    }
+    expect(acknowledged.length).toBeGreaterThan(10)
+    const last = await launch(['--seed', seed, '--state', state])
+    const total = (await last.call('GET', '/api/v1/support/tickets', key)).body.meta.total
+    expect(total).toBeGreaterThanOrEqual(acknowledged.length)
+  })
 })
