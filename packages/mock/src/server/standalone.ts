@@ -147,11 +147,20 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     saved = await readStateFile(path)
   }
   const chosen = chooseSeed(options, saved, path ?? '')
-  const mock = createMockApi({
-    seed: chosen.seed,
-    insecureWebhooks: options.insecureWebhooks ?? false,
-    journalLimit: options.journalLimit,
-  })
+  let mock: MockApi
+  try {
+    mock = createMockApi({
+      seed: chosen.seed,
+      insecureWebhooks: options.insecureWebhooks ?? false,
+      journalLimit: options.journalLimit,
+    })
+  } catch (error) {
+    // The user's --seed is reported as theirs; a recorded one belongs to the file.
+    if (chosen.from !== 'state file') throw error
+    throw new StateFileError(path!, `records a seed that is not valid (${(error as Error).message})`, {
+      cause: error,
+    })
+  }
   const { context, dispatcher } = internalsOf(mock)
   const { store, clock } = context
 

@@ -363,6 +363,10 @@ export function createStateLog(
   let compaction: Compaction | undefined
   let compactionRun: Promise<void> | undefined
   let closed = false
+  /** The batch being written now (a compaction's snapshot covers it). */
+  let writing: Buffer[] = []
+  /** A compaction about to start (on the next turn of the event loop). */
+  let compactionDue: ReturnType<typeof setImmediate> | undefined
   /** Bytes of the snapshot line of a compaction waiting for its swap. */
   let snapshotPending = 0
 
@@ -395,7 +399,12 @@ export function createStateLog(
           if (compaction?.ready) await swap(compaction)
           const batch = buffer
           buffer = []
-          await appendBatch(batch)
+          writing = batch
+          try {
+            await appendBatch(batch)
+          } finally {
+            writing = []
+          }
         }
         done = upTo
         settle(upTo)
@@ -449,10 +458,18 @@ export function createStateLog(
   }
 
   function maybeCompact(): void {
-    if (closed || compaction || needsRewrite || logBytes <= Math.max(minBytes, snapshotBytes * ratio)) return
+    if (closed || compaction || compactionDue || needsRewrite) return
+    if (logBytes <= Math.max(minBytes, snapshotBytes * ratio)) return
+    // After the answers just settled have gone out: taking the snapshot blocks for a moment.
+    compactionDue = setImmediate(startCompaction)
+  }
+
+  function startCompaction(): void {
+    compactionDue = undefined
+    if (closed || compaction || needsRewrite) return
     const current: Compaction = {
       tail: [],
-      covered: new Set(buffer),
+      covered: new Set([...writing, ...buffer]),
       temp: tempName(path),
       ready: false,
       aborted: false,
@@ -560,6 +577,8 @@ export function createStateLog(
         await loop
       }
       closed = true
+      if (compactionDue) clearImmediate(compactionDue)
+      compactionDue = undefined
       await abortCompaction()
       await handle?.close().catch(() => {})
       handle = undefined
