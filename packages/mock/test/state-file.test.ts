@@ -160,7 +160,8 @@ describe('state log writer', () => {
     const replayed = [...state.applied, ...loaded!.records.map((r) => (r as { i: number }).i)]
     // Every record exactly once, in order: snapshot + log = everything appended.
     expect(replayed).toEqual(Array.from({ length: 300 }, (_, i) => i))
-    expect(loaded!.logBytes).toBeLessThan(2000 + 200)
+    // Folded into a snapshot: fewer records left than were appended.
+    expect(loaded!.records.length).toBeLessThan(300)
     expect(await readdir(dir)).toEqual(['state.json'])
   })
 
