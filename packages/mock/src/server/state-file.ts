@@ -107,7 +107,8 @@ export async function readStateFile(path: string): Promise<LoadedStateFile | und
   const end = bytes.indexOf(NEWLINE)
   const headText = bytes.toString('utf8', 0, end === -1 ? bytes.length : end)
   // Only a blank first line can start a blank file: no need to decode the whole file to tell.
-  if (headText.trim() === '' && bytes.toString('utf8').trim() === '') throw new StateFileError(path, 'is empty')
+  if (headText.trim() === '' && bytes.toString('utf8').trim() === '')
+    throw new StateFileError(path, 'is empty')
   let head: unknown
   try {
     head = JSON.parse(headText)

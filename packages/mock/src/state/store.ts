@@ -291,27 +291,18 @@ export function createStore(clock: Clock): Store {
       }
       if (tx) throw new StoreError('restore inside a transaction')
       for (const table of tableList) table.clear()
-      // One 'replaced' below tells commit listeners; no per-row change record.
-      const capturing = changes.active
-      changes.active = false
-      try {
-        store.transact(() => {
-          for (const [table, rows] of parsed) for (const row of rows) table.insert(row as never)
-        })
-      } finally {
-        changes.active = capturing
-      }
+      store.transact(() => {
+        for (const [table, rows] of parsed) for (const row of rows) table.insert(row as never)
+      })
       counters = { ...snapshot.counters }
       lastMicros = Math.max(lastMicros, snapshot.last_micros)
       clock.restoreOffset?.(snapshot.clock_offset_ms)
-      emitCommit('replaced')
       notify()
     },
     clear() {
       if (tx) throw new StoreError('clear inside a transaction')
       for (const table of tableList) table.clear()
       counters = {}
-      emitCommit('replaced')
       notify()
     },
     async settled() {
@@ -346,6 +337,20 @@ export function createStore(clock: Clock): Store {
     }
   }
   for (const table of tableList) changes.watch(table, store.transact)
+  // A restore or a clear replaces everything: one 'replaced' for commit listeners, no row records.
+  for (const name of ['restore', 'clear'] as const) {
+    const replace = store[name] as (input?: unknown) => void
+    store[name] = (input?: unknown) => {
+      const capturing = changes.active
+      changes.active = false
+      try {
+        replace(input)
+      } finally {
+        changes.active = capturing
+      }
+      emitCommit('replaced')
+    }
+  }
   return store
 }
 
