@@ -508,6 +508,11 @@ export function createStateLog(
       }
       await current.handle!.close()
       current.handle = undefined
+      // No append runs during the swap: close the old file first (Windows renames no open file);
+      // the next batch reopens whichever file is in place.
+      const old = handle
+      handle = undefined
+      await old?.close().catch(() => {})
       await rename(current.temp, path)
     } catch (error) {
       options.warn?.(`reseller-mock: compaction of ${path} failed: ${(error as Error).message}`)
@@ -516,9 +521,6 @@ export function createStateLog(
     }
     compaction = undefined
     await syncDirectory(dirname(path))
-    const old = handle
-    handle = undefined
-    await old?.close().catch(() => {})
     snapshotBytes = snapshotPending
     logBytes = current.tail.reduce((n, b) => n + b.length, 0)
     stats.compactions++
