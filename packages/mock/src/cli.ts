@@ -2,8 +2,8 @@
 /**
  * `reseller-mock`: the mock as a standalone HTTP server (contract §4).
  *
- *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks]
- *                 [--journal-limit N] [--allowed-host NAME]... [--quiet]
+ *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE [--adopt-seed]]
+ *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]... [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
@@ -22,9 +22,13 @@ Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpo
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
   --host HOST           interface to bind (default 127.0.0.1)
-  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed)
+  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed, or
+                        the seed recorded in the --state file)
   --state FILE          load the state from FILE if it exists and write every change through to it
-                        before answering (survives a kill, pending webhook retries included)
+                        before answering (survives a kill, pending webhook retries included); the
+                        file records the seed it was created from
+  --adopt-seed          with --state and --seed: keep the file's state but make reset go to this
+                        --seed from now on (without it, a --seed other than the recorded one is refused)
   --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
@@ -77,6 +81,7 @@ interface Flags {
   host: string
   seed?: string
   state?: string
+  adoptSeed: boolean
   insecureWebhooks: boolean
   journalLimit?: number
   allowedHosts: string[]
@@ -97,6 +102,7 @@ function parseFlags(argv: string[]): Flags {
         host: { type: 'string' },
         seed: { type: 'string' },
         state: { type: 'string' },
+        'adopt-seed': { type: 'boolean' },
         'insecure-webhooks': { type: 'boolean' },
         'journal-limit': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
@@ -121,6 +127,9 @@ function parseFlags(argv: string[]): Flags {
     if (values[name] !== undefined && values[name].trim() === '')
       throw new UsageError(`--${name} needs a file name`)
   }
+  if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
+    throw new UsageError('--adopt-seed needs both --seed and --state')
+  }
   const rawLimit = values['journal-limit']
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
     throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
@@ -137,6 +146,7 @@ function parseFlags(argv: string[]): Flags {
     host,
     seed: values.seed,
     state: values.state,
+    adoptSeed: values['adopt-seed'] ?? false,
     insecureWebhooks: values['insecure-webhooks'] ?? false,
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
     allowedHosts,
@@ -194,6 +204,7 @@ async function main(argv: string[]): Promise<void> {
       port: flags.port,
       host: flags.host,
       statePath: flags.state,
+      adoptSeed: flags.adoptSeed,
       insecureWebhooks: flags.insecureWebhooks,
       journalLimit: flags.journalLimit,
       allowedHosts: flags.allowedHosts,
@@ -226,7 +237,15 @@ async function main(argv: string[]): Promise<void> {
   out(`reseller-mock listening on ${url}`)
   out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
   out(`  inspector ${url}/__mock/   (open it in a browser; control endpoints below it)`)
-  out(`  seed      ${flags.seed ?? 'built-in demo seed'}`)
+  out(
+    `  seed      ${
+      standalone.seedFrom === 'option'
+        ? flags.seed
+        : standalone.seedFrom === 'state file'
+          ? `the one recorded in ${flags.state}`
+          : 'built-in demo seed'
+    }`,
+  )
   out(
     `  state     ${
       flags.state === undefined
