@@ -29,7 +29,8 @@ Options:
                         file records the seed it was created from
   --adopt-seed          with --state and --seed: keep the file's state but make reset go to this
                         --seed from now on (without it, a --seed other than the recorded one is refused)
-  --insecure-webhooks   let webhooks target loopback or private hosts (and general ones http://)
+  --insecure-webhooks   let general webhooks target http:// and loopback or private hosts; failed
+                        reseller deliveries then say why
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
                         container name); other than loopback names and the bound address, any Host
@@ -254,7 +255,7 @@ async function main(argv: string[]): Promise<void> {
     }`,
   )
   out(
-    `  webhooks  ${flags.insecureWebhooks ? 'insecure: http:// and private hosts allowed' : 'HTTPS and public hosts only (--insecure-webhooks for local receivers)'}`,
+    `  webhooks  ${flags.insecureWebhooks ? 'insecure: http:// and private hosts allowed' : 'general: HTTPS and public hosts only (--insecure-webhooks for local receivers)'}`,
   )
   const journalLimit = flags.journalLimit ?? DEFAULT_JOURNAL_LIMIT
   out(

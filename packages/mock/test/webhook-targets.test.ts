@@ -1,7 +1,11 @@
 // Hostile webhook targets (issue 13, point 2): the address policy at creation and again at delivery,
 // for general and reseller webhooks. The policy itself: webhook-target-policy.test.ts.
+
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SeedInput } from '../src/node.js'
+import { OPAQUE_FAILURE } from '../src/webhooks/dispatcher.js'
 import { call, expectError, KEYS, newMock, state, testSeed } from './helpers.js'
 import { startReceiver } from './webhooks-helpers.js'
 
@@ -72,48 +76,52 @@ describe('delivery-time checks (targets stored by a seed, a state file or an ins
     expect(r.received).toHaveLength(0)
   })
 
-  it('a reseller delivery to a loopback receiver is refused without insecureWebhooks, delivered with it', async () => {
+  it('a reseller delivery reaches a loopback receiver without insecureWebhooks (contract §4 binds the rule to general webhooks)', async () => {
     const r = await receiver()
-    const refused = newMock(seedWith(r.url))
-    await refused.emit({
+    const mock = newMock(seedWith(r.url))
+    await mock.emit({
       reseller_id: 1,
       event: 'hosting.created',
       data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' },
     } as never)
-    await refused.clock.advance(0)
-    const [delivery] = (await state(refused)).tables.deliveries!
-    expect(delivery?.error).toBe(
-      'target refused: url must point to a public host: 127.0.0.1 is a loopback address',
-    )
-    expect(r.received).toHaveLength(0)
-
-    const allowed = newMock(seedWith(r.url), { insecureWebhooks: true })
-    await allowed.emit({
-      reseller_id: 1,
-      event: 'hosting.created',
-      data: { client_id: 501, domain: 'x.example', username: 'xuser', whm_package: 'starter' },
-    } as never)
-    await allowed.clock.advance(0)
+    await mock.clock.advance(0)
+    const [delivery] = (await state(mock)).tables.deliveries!
+    expect(delivery).toMatchObject({ status: 'success', http_status: 200 })
     expect(r.received).toHaveLength(1)
   })
 
-  it('the reseller test endpoint cannot probe ports: an open and a closed loopback port answer alike', async () => {
-    const open = await receiver()
+  it('the reseller test endpoint cannot probe ports: a closed port and an open non-HTTP port answer alike', async () => {
     const closed = await startReceiver()
     await closed.close()
+    // A TCP service that is not HTTP (a database, SSH): it accepts and hangs up.
+    const tcp = createServer((socket) => socket.destroy())
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => tcp.close(() => resolve())))
+    const open = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/hook`
     const results = []
-    for (const url of [open.url, closed.url]) {
+    for (const url of [closed.url, open]) {
       const answer = await call(newMock(seedWith(url)), 'POST', '/reseller/webhook/test', { key: KEYS.a })
       expect(answer.status).toBe(200)
       const { url: _url, ...rest } = answer.body.data
       results.push(rest)
     }
-    expect(results[0]).toEqual({
-      status_code: null,
-      delivered: false,
-      error: 'target refused: url must point to a public host: 127.0.0.1 is a loopback address',
-    })
+    expect(results[0]).toEqual({ status_code: null, delivered: false, error: OPAQUE_FAILURE })
     expect(results[1]).toEqual(results[0])
-    expect(open.received).toHaveLength(0)
+  })
+
+  it('with insecureWebhooks a failed reseller delivery says why', async () => {
+    const closed = await startReceiver()
+    await closed.close()
+    const answer = await call(
+      newMock(seedWith(closed.url), { insecureWebhooks: true }),
+      'POST',
+      '/reseller/webhook/test',
+      {
+        key: KEYS.a,
+      },
+    )
+    expect(answer.body.data.delivered).toBe(false)
+    expect(answer.body.data.error).not.toBe(OPAQUE_FAILURE)
+    expect(answer.body.data.error).toMatch(/ECONNREFUSED|refused|fetch failed/i)
   })
 })

@@ -3,7 +3,7 @@ import { type Clock, toTimestampMicros } from '../state/clock.js'
 import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from '../state/random.js'
 import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
-import { targetProblem } from './target-policy.js'
+import { targetProblem, urlProblem } from './target-policy.js'
 
 /**
  * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.
@@ -128,6 +128,13 @@ export interface Dispatcher {
   stop(): void
 }
 
+/**
+ * The `error` of a reseller delivery that got no HTTP answer, without `insecureWebhooks`: one text
+ * for a refused connection, a reset, a timeout or a TLS failure alike (see `reach` in the dispatcher).
+ */
+export const OPAQUE_FAILURE =
+  'no HTTP answer from the receiver (details hidden: start the mock with --insecure-webhooks to see them)'
+
 /** `dlv_` and 32 hex digits drawn from `random`. */
 export function deliveryIdFrom(random: MockRandom): () => string {
   return () => `dlv_${random.hex128()}`
@@ -138,6 +145,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { clock, store } = options
   // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
   const fetchImpl: typeof fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+  // Reseller webhooks (see `reach`): the platform's fetch, never a public-only one.
+  const localFetch: typeof fetch = globalThis.fetch.bind(globalThis)
   // In-process, MSW may be intercepting even the platform's own fetch (a delivery sent while MSW
   // answers the API request that caused it), so every delivery carries MSW's bypass mark. Only the
   // standalone server, where no interceptor runs, turns it off.
@@ -148,23 +157,39 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const inFlight = new Map<string, Promise<void>>()
   let generation = 0
 
-  const send = async (target: DeliveryTarget, deliveryId: string, event: string, body: string) =>
+  const send = async (
+    via: typeof fetch,
+    target: DeliveryTarget,
+    deliveryId: string,
+    event: string,
+    body: string,
+  ) =>
     attemptDelivery(
       { url: target.url, body, signature: await signPayload(body, target.secret), deliveryId, event },
-      { fetch: fetchImpl, timeoutMs, bypass: markBypass },
+      { fetch: via, timeoutMs, bypass: markBypass },
     )
 
   /**
-   * Why a target may not be used now, or `null`: the creation rule again (a URL stored by a seed, a
-   * state file or an insecure run is judged too), then the owner's `checkTarget`. The reseller
-   * webhook may use `http://`. A refused target is never connected to, so no answer tells closed
-   * ports from open ones.
+   * How a target may be reached now: refused (never connected to), or the fetch to send with.
+   * General webhooks: the creation rule again (a URL stored by a seed, a state file or an insecure
+   * run is judged too), then the owner's `checkTarget`. A reseller webhook may use `http://` and, as
+   * contract §4 binds the public-host rule to general webhooks only, any host: it is reached with the
+   * platform's fetch, and without `insecureWebhooks` its failures are `opaque` (no network detail),
+   * so that its `error` cannot tell a closed port of the mock's machine from an open one.
    */
-  const refuseTarget = async (url: string, style: DeliveryStyle): Promise<string | null> => {
-    if (options.insecureWebhooks) return null
-    const problem = targetProblem(url, { requireHttps: style === 'general' })
-    if (problem) return `target refused: url ${problem}`
-    return options.checkTarget ? options.checkTarget(new URL(url)) : null
+  const reach = async (
+    url: string,
+    style: DeliveryStyle,
+  ): Promise<{ refused: string } | { via: typeof fetch; opaque: boolean }> => {
+    if (options.insecureWebhooks) return { via: fetchImpl, opaque: false }
+    if (style === 'reseller') {
+      const problem = urlProblem(url)
+      return problem ? { refused: `target refused: url ${problem}` } : { via: localFetch, opaque: true }
+    }
+    const problem = targetProblem(url, { requireHttps: true })
+    if (problem) return { refused: `target refused: url ${problem}` }
+    const checked = options.checkTarget ? await options.checkTarget(new URL(url)) : null
+    return checked ? { refused: checked } : { via: fetchImpl, opaque: false }
   }
 
   /** Sends unless the target is refused; a refusal is a failed attempt that made no connection. */
@@ -175,9 +200,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     event: string,
     body: string,
   ): Promise<AttemptResult> => {
-    const refused = await refuseTarget(target.url, style)
-    if (refused) return { ok: false, httpStatus: null, error: refused, durationMs: 0 }
-    return send(target, deliveryId, event, body)
+    const route = await reach(target.url, style)
+    if ('refused' in route) return { ok: false, httpStatus: null, error: route.refused, durationMs: 0 }
+    const result = await send(route.via, target, deliveryId, event, body)
+    if (!route.opaque || result.ok || result.httpStatus !== null) return result
+    return { ...result, error: OPAQUE_FAILURE }
   }
 
   const isReseller = (record: DeliveryRecord) => record.webhook_id === RESELLER_WEBHOOK_ID

@@ -147,6 +147,19 @@ export interface TargetPolicyOptions {
   requireHttps?: boolean
 }
 
+/** Why `url` cannot be a webhook target at all (not a URL, or not `http(s)://`), or `null`. */
+export function urlProblem(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return 'must be a valid URL'
+  }
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:'
+    ? null
+    : 'must be an http:// or https:// URL'
+}
+
 /**
  * Why a webhook target URL is refused without `insecureWebhooks`, as a message that names the
  * rule (it completes "url …"), or `null` when it may be used.

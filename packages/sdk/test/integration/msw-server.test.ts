@@ -16,8 +16,7 @@ import {
 import { SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/index.js'
 import { expectApiError, integrationSeed, KEYS, startReceiver } from './helpers.js'
 
-// Insecure webhooks: the receiver below listens on this machine.
-const mock = createMockApi({ seed: integrationSeed(), insecureWebhooks: true })
+const mock = createMockApi({ seed: integrationSeed() })
 const server = setupServer(...mock.handlers)
 
 /** No custom fetch: requests go through the global fetch that MSW intercepts. */
