@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
-import { createMockApi } from '../src/index.js'
 import { routes } from '../src/handlers/index.js'
+import { createMockApi } from '../src/index.js'
 import { schemaNames } from '../src/openapi/build.js'
 import { generateOpenApi, type OpenApiDocument, openApiPath } from '../src/openapi/document.js'
 import { operations, serverOnlyOperations } from '../src/openapi/operations.js'
@@ -22,7 +22,11 @@ type Operation = Record<string, unknown> & {
   responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }>
 }
 const allOperations = Object.entries(published.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as unknown as Operation })),
+  Object.entries(item).map(([method, op]) => ({
+    path,
+    method: method.toUpperCase(),
+    op: op as unknown as Operation,
+  })),
 )
 const operationOf = (method: string, path: string) => {
   const op = published.paths[path]?.[method.toLowerCase()]
@@ -53,7 +57,13 @@ describe('the published document', () => {
   })
 
   it('is what the generator makes of the current sources (not stale)', () => {
-    const fresh = generateOpenApi({ routes, operations, serverOnly: serverOnlyOperations, names: schemaNames, version: '0' })
+    const fresh = generateOpenApi({
+      routes,
+      operations,
+      serverOnly: serverOnlyOperations,
+      names: schemaNames,
+      version: '0',
+    })
     const strip = (doc: OpenApiDocument) =>
       JSON.parse(JSON.stringify({ paths: doc.paths, components: doc.components }), (key, value) =>
         key === 'example' ? undefined : value,
@@ -73,32 +83,43 @@ describe('the published document', () => {
     }
     expect(operationOf('GET', '/api/v1/support/tickets').security).toEqual([{ bearerAuth: ['support:read'] }])
     expect(operationOf('GET', '/api/v1/invoices').security).toEqual([{ bearerAuth: [] }])
-    expect(published.components).toHaveProperty('securitySchemes.bearerAuth', expect.objectContaining({ scheme: 'bearer' }))
+    expect(published.components).toHaveProperty(
+      'securitySchemes.bearerAuth',
+      expect.objectContaining({ scheme: 'bearer' }),
+    )
   })
 
   it('marks the four deprecated routes of spec §9 with their successors', () => {
     const deprecated = allOperations.filter((o) => o.op.deprecated === true)
-    expect(Object.fromEntries(deprecated.map((o) => [`${o.method} ${o.path}`, o.op['x-successor']]))).toEqual({
-      'GET /api/v1/reseller/accounts': '/api/v1/reseller/whm/accounts',
-      'POST /api/v1/reseller/accounts': '/api/v1/reseller/clients/{client_id}/hosting',
-      'GET /api/v1/reseller/packages': '/api/v1/reseller/whm/packages',
-      'GET /api/v1/reseller/usage': '/api/v1/reseller/whm/usage',
-    })
-    expect(operationOf('GET', '/api/v1/reseller/usage').responses['200']).toHaveProperty('headers.Deprecation')
+    expect(Object.fromEntries(deprecated.map((o) => [`${o.method} ${o.path}`, o.op['x-successor']]))).toEqual(
+      {
+        'GET /api/v1/reseller/accounts': '/api/v1/reseller/whm/accounts',
+        'POST /api/v1/reseller/accounts': '/api/v1/reseller/clients/{client_id}/hosting',
+        'GET /api/v1/reseller/packages': '/api/v1/reseller/whm/packages',
+        'GET /api/v1/reseller/usage': '/api/v1/reseller/whm/usage',
+      },
+    )
+    expect(operationOf('GET', '/api/v1/reseller/usage').responses['200']).toHaveProperty(
+      'headers.Deprecation',
+    )
   })
 
   it('carries the limits of spec §8 from the schemas into the request bodies', () => {
     const body = operationOf('POST', '/api/v1/support/tickets').requestBody as {
-      content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>>; required: string[] } } }
+      content: {
+        'application/json': {
+          schema: { properties: Record<string, Record<string, unknown>>; required: string[] }
+        }
+      }
     }
     const schema = body.content['application/json'].schema
     expect(schema.properties.subject).toMatchObject({ type: 'string', maxLength: 255 })
     expect(schema.properties.message).toMatchObject({ type: 'string', maxLength: 5000 })
     expect(schema.properties.priority).toMatchObject({ default: 'normal' })
     expect([...schema.required].sort()).toEqual(['department', 'message', 'subject'])
-    const page = (operationOf('GET', '/api/v1/invoices').parameters as { name: string; schema: object }[]).find(
-      (p) => p.name === 'page',
-    )
+    const page = (
+      operationOf('GET', '/api/v1/invoices').parameters as { name: string; schema: object }[]
+    ).find((p) => p.name === 'page')
     expect(page?.schema).toMatchObject({ type: 'integer', minimum: 1 })
   })
 
@@ -109,8 +130,8 @@ describe('the published document', () => {
           .filter(([status]) => status !== 'default' && Number(status) >= 400)
           .map(([status, response]) => [
             status,
-            (response.content?.['application/json']?.schema as { allOf: { properties?: any }[] }).allOf[1]!.properties
-              .error.properties.code.enum,
+            (response.content?.['application/json']?.schema as { allOf: { properties?: any }[] }).allOf[1]!
+              .properties.error.properties.code.enum,
           ]),
       )
     expect(codes('PUT', '/api/v1/reseller/webhook')).toEqual({
@@ -122,7 +143,13 @@ describe('the published document', () => {
       401: ['unauthenticated'],
       403: ['insufficient_scope'],
       404: ['not_found'],
-      422: ['validation_error', 'no_reseller_service', 'quota_exceeded', 'domain_taken', 'insufficient_funds'],
+      422: [
+        'validation_error',
+        'no_reseller_service',
+        'quota_exceeded',
+        'domain_taken',
+        'insufficient_funds',
+      ],
       503: ['whm_unavailable'],
     })
     expect(codes('POST', '/__mock/clock/advance')).toEqual({ 422: ['validation_error'] })
@@ -137,12 +164,19 @@ describe('the published document', () => {
         if (example === undefined) continue
         checked++
         const concrete = path.replace(/\{[^}]+\}/g, 'x')
-        const answer = { method, path: concrete, status: Number(status), contentType: 'application/json', body: JSON.stringify(example) }
+        const answer = {
+          method,
+          path: concrete,
+          status: Number(status),
+          contentType: 'application/json',
+          body: JSON.stringify(example),
+        }
         expect(check(answer), `${method} ${path} ${status}`).toEqual([])
       }
     }
     expect(checked).toBeGreaterThan(60)
-    const list = operationOf('GET', '/api/v1/support/tickets').responses['200']!.content!['application/json']!.example
+    const list = operationOf('GET', '/api/v1/support/tickets').responses['200']!.content!['application/json']!
+      .example
     expect(list).toMatchObject({ success: true, meta: { per_page: 20, current_page: 1 } })
   })
 })
@@ -202,21 +236,32 @@ describe('the answer checker (ajv against the document)', () => {
 
   it('accepts a conforming answer', () => {
     expect(check(answer(200, { success: true, data: ticket }))).toEqual([])
-    expect(check(answer(404, { success: false, error: { code: 'not_found', message: 'ticket x not found' } }))).toEqual([])
+    expect(
+      check(answer(404, { success: false, error: { code: 'not_found', message: 'ticket x not found' } })),
+    ).toEqual([])
   })
 
   it('reports a missing field, an extra field, a wrong enum value, a wrong error code and an undocumented status', () => {
     const { status: _status, ...withoutStatus } = ticket
-    expect(check(answer(200, { success: true, data: withoutStatus })).join('\n')).toContain("must have required property 'status'")
+    expect(check(answer(200, { success: true, data: withoutStatus })).join('\n')).toContain(
+      "must have required property 'status'",
+    )
     expect(check(answer(200, { success: true, data: { ...ticket, secret: 'x' } })).join('\n')).toContain(
       'must NOT have additional properties',
     )
-    expect(check(answer(200, { success: true, data: { ...ticket, department: 'sport' } })).join('\n')).toContain(
-      'must be equal to one of the allowed values',
-    )
-    expect(check(answer(404, { success: false, error: { code: 'quota_exceeded', message: 'x' } }))).not.toEqual([])
-    expect(check({ ...answer(200, { success: true, data: ticket }), method: 'POST', path: '/__mock/reset', status: 204 })).toEqual([
-      'POST /__mock/reset → 204: status not documented for POST /__mock/reset',
-    ])
+    expect(
+      check(answer(200, { success: true, data: { ...ticket, department: 'sport' } })).join('\n'),
+    ).toContain('must be equal to one of the allowed values')
+    expect(
+      check(answer(404, { success: false, error: { code: 'quota_exceeded', message: 'x' } })),
+    ).not.toEqual([])
+    expect(
+      check({
+        ...answer(200, { success: true, data: ticket }),
+        method: 'POST',
+        path: '/__mock/reset',
+        status: 204,
+      }),
+    ).toEqual(['POST /__mock/reset → 204: status not documented for POST /__mock/reset'])
   })
 })

@@ -43,7 +43,9 @@ export function createAnswerChecker(document: Document) {
   const templates = Object.keys(document.paths)
     .map((template) => ({
       template,
-      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      pattern: new RegExp(
+        `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      ),
       params: (template.match(/\{/g) ?? []).length,
     }))
     .sort((a, b) => a.params - b.params)
@@ -70,7 +72,8 @@ export function createAnswerChecker(document: Document) {
     const mediaType = (answer.contentType ?? '').split(';')[0]!.trim()
     if (!content) return answer.body === '' ? [] : [`${where}: a body where the document has none`]
     const media = content[mediaType]
-    if (!media) return [`${where}: content type "${mediaType}" not documented (${Object.keys(content).join(', ')})`]
+    if (!media)
+      return [`${where}: content type "${mediaType}" not documented (${Object.keys(content).join(', ')})`]
     if (mediaType !== 'application/json' || !media.schema) return []
     let body: unknown
     try {
@@ -81,7 +84,8 @@ export function createAnswerChecker(document: Document) {
     const validate = validator(`${answer.method} ${template} ${statusKey}`, media.schema)
     if (validate(body)) return []
     return (validate.errors ?? []).map(
-      (error) => `${where} (${template}): ${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`,
+      (error) =>
+        `${where} (${template}): ${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`,
     )
   }
 
