@@ -124,15 +124,17 @@ describe('the published document', () => {
   })
 
   it('derives the error answers from the route: 401, 403 scope, 403 sandbox, 404, 422, the WHM area', () => {
+    type ErrorSchema = {
+      allOf: [unknown, { properties: { error: { properties: { code: { enum: string[] } } } } }]
+    }
     const codes = (method: string, path: string) =>
       Object.fromEntries(
         Object.entries(operationOf(method, path).responses)
           .filter(([status]) => status !== 'default' && Number(status) >= 400)
-          .map(([status, response]) => [
-            status,
-            (response.content?.['application/json']?.schema as { allOf: { properties?: any }[] }).allOf[1]!
-              .properties.error.properties.code.enum,
-          ]),
+          .map(([status, response]) => {
+            const schema = response.content!['application/json']!.schema as ErrorSchema
+            return [status, schema.allOf[1].properties.error.properties.code.enum]
+          }),
       )
     expect(codes('PUT', '/api/v1/reseller/webhook')).toEqual({
       401: ['unauthenticated'],
