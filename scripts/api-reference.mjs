@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const doc = JSON.parse(readFileSync(`${root}packages/sdk/dist/openapi.json`, 'utf8'))
-const outDir = `${root}docs/api-reference`
+// `--out DIR` writes elsewhere (the test does).
+const outFlag = process.argv.indexOf('--out')
+const outDir = outFlag > 0 ? process.argv[outFlag + 1] : `${root}docs/api-reference`
 const REF = '#/components/schemas/'
 
 const esc = (value) =>
@@ -194,5 +196,5 @@ ${schemas}
 mkdirSync(outDir, { recursive: true })
 writeFileSync(`${outDir}/index.html`, html)
 console.log(
-  `API reference: ${count} operations, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KiB → docs/api-reference/index.html`,
+  `API reference: ${count} operations, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KiB → ${outDir}/index.html`,
 )

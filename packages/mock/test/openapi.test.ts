@@ -3,8 +3,11 @@
  * against the route table, served by the mock, and its schemas (through ajv, not zod) accepting
  * the mock's answers and refusing wrong ones.
  */
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
 import { routes } from '../src/handlers/index.js'
@@ -265,5 +268,26 @@ describe('the answer checker (ajv against the document)', () => {
         status: 204,
       }),
     ).toEqual(['POST /__mock/reset → 204: status not documented for POST /__mock/reset'])
+  })
+})
+
+describe('the API reference page (scripts/api-reference.mjs)', () => {
+  it('renders every operation into one page that loads nothing from elsewhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-reference-'))
+    try {
+      const script = new URL('../../../scripts/api-reference.mjs', import.meta.url)
+      execFileSync(process.execPath, [script.pathname, '--out', dir])
+      const html = readFileSync(join(dir, 'index.html'), 'utf8')
+      for (const { op } of allOperations) expect(html).toContain(`id="${op.operationId}"`)
+      expect(html).toContain('deprecated')
+      expect(html).toContain('<code>quota_exceeded</code>')
+      // Self-contained: no script, no stylesheet link, no image or frame, a CSP that forbids loading.
+      expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=/i)
+      expect(html).toContain(`default-src 'none'`)
+      // Texts are escaped: a pattern's `<` never opens a tag.
+      expect(html).not.toContain('(?<')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
