@@ -10,7 +10,7 @@
  * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples it captured from a
  * demo mock (`examples.ts`) and writes the file.
  */
-import { Id, PageNumber, Uuid } from '@reseller-api/sdk'
+import { Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk'
 import * as z from 'zod/mini'
 import type { Route } from '../routing/route.js'
 import { type Answer, errorBody, type OperationDoc } from './operations.js'
@@ -130,9 +130,13 @@ export function generateOpenApi(input: OpenApiInput): OpenApiDocument {
           type: 'http',
           scheme: 'bearer',
           description:
-            'An API key: `svc_live_…` acts for real, `svc_test_…` (sandbox) simulates. An operation lists the ' +
-            'scope its key needs (`reseller:hosting`, `reseller:webhooks`, `support:read`, `support:write`) in ' +
-            'its security requirement; an empty list means any valid key.',
+            'An API key: `svc_live_…` acts for real, `svc_test_…` (sandbox) simulates and is refused ' +
+            "(403 `sandbox_read_only`) by the support API's writes. An operation lists the scope its key needs " +
+            'in its security requirement (an empty list: any valid key). Scopes (spec §5): `reseller:hosting` ' +
+            'provisioning, hosting suspend/unsuspend/delete and all `/reseller/whm/*`; `reseller:webhooks` the ' +
+            '`/reseller/webhook` and `/webhooks` endpoints; `support:read` ticket list and detail; ' +
+            '`support:write` create ticket, add message, close, reopen.',
+          'x-scopes': SCOPES,
         },
       },
       headers: {
@@ -248,13 +252,14 @@ function operation(
       },
     }
   }
-  if (isApi) {
-    result.responses.default = {
-      description:
-        'Any other status (408, 429, 5xx…) that a fault set on the mock answers (contract §6.2), with the same envelope',
-      headers: { 'X-Request-Id': headers['X-Request-Id'] },
-      content: { 'application/json': { schema: { $ref: REF('ErrorBody') } } },
-    }
+  result.responses.default = {
+    description: isApi
+      ? 'Any other status, with the same envelope: what a fault set on the mock answers (408, 429, 5xx…; ' +
+        'contract §6.2), or the standalone server refusing a foreign `Host` (403 `forbidden_host`)'
+      : 'The standalone server refusing a foreign `Host` (403 `forbidden_host`) or a cross-site browser ' +
+        'request (403 `cross_origin`), with the error envelope',
+    ...(isApi ? { headers: { 'X-Request-Id': headers['X-Request-Id'] } } : {}),
+    content: { 'application/json': { schema: { $ref: REF('ErrorBody') } } },
   }
   return result
 }
