@@ -10,10 +10,10 @@
  * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples it captured from a
  * demo mock (`examples.ts`) and writes the file.
  */
-import { Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk'
+import { ErrorBody, Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk'
 import * as z from 'zod/mini'
 import type { Route } from '../routing/route.js'
-import { type Answer, errorBody, type OperationDoc } from './operations.js'
+import type { Answer, OperationDoc } from './operations.js'
 
 /** An OpenAPI document (loosely typed: it is written out as JSON). */
 export type OpenApiDocument = {
@@ -327,7 +327,7 @@ class SchemaBook {
         this.outputs.add(value, { id: name })
       }
     }
-    this.outputs.add(errorBody, { id: 'ErrorBody' })
+    if (!this.outputs.has(ErrorBody)) this.outputs.add(ErrorBody, { id: 'ErrorBody' })
   }
 
   /** A placeholder filled in by `components()` (the registry is converted once, at the end). */

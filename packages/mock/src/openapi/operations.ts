@@ -13,7 +13,6 @@
  */
 import {
   Delivery,
-  ErrorBody,
   HostingCreateBody,
   HostingCreated,
   Invoice,
@@ -499,6 +498,3 @@ export const serverOnlyOperations: Record<string, OperationDoc> = {
     answer: { status: 200, media: 'text/event-stream', description: 'The event stream' },
   },
 }
-
-/** The error envelope every error answer has (spec §7). */
-export const errorBody = ErrorBody
