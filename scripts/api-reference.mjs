@@ -137,7 +137,7 @@ const count = [...byTag.values()].reduce((n, ops) => n + ops.length, 0)
 const nav = [...byTag]
   .map(
     ([tag, ops]) =>
-      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op }) => `<li><a href="#${slug(op.operationId)}"><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(path)}</a></li>`).join('')}</ul></li>`,
+      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op }) => `<li><a href="#${slug(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(path)}</a></li>`).join('')}</ul></li>`,
   )
   .join('')
 const sections = [...byTag]
