@@ -17,7 +17,8 @@ const documentFlag = process.argv.indexOf('--document')
 const documentPath =
   documentFlag > 0 ? process.argv[documentFlag + 1] : `${root}packages/sdk/dist/openapi.json`
 const cliPath = `${root}packages/mock/dist/cli.js`
-const prismPath = `${root}node_modules/.bin/prism`
+// Prism's own entry run by this Node (not the .bin shell shim): the process killed is Prism itself.
+const prismPath = `${root}node_modules/@stoplight/prism-cli/dist/index.js`
 for (const path of [documentPath, cliPath, prismPath]) {
   if (!existsSync(path)) {
     console.error(`prism-check: ${path} is missing (run pnpm install and pnpm build first)`)
@@ -198,8 +199,8 @@ async function main() {
   const port = await freePort()
   const prism = await start(
     'prism',
-    prismPath,
-    ['proxy', '--errors', '--port', String(port), '--host', '127.0.0.1', documentPath, mockUrl],
+    process.execPath,
+    [prismPath, 'proxy', '--errors', '--port', String(port), '--host', '127.0.0.1', documentPath, mockUrl],
     /Prism is listening/,
   )
   const base = `http://127.0.0.1:${port}`
