@@ -328,6 +328,8 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Create a general webhook (the secret is in this answer only)',
     body: WebhookCreateBody,
     answer: { status: 201, data: WebhookCreated, description: 'The webhook with its generated secret' },
+    // At most 100 general webhooks per reseller (spec-decisions, issue 13).
+    errors: { 422: ['quota_exceeded'] },
     example: { body: { url: 'https://hooks.acme.example/general', events: ['ticket.created'] } },
   },
   'POST /api/v1/webhooks/:id/test': {

@@ -9,7 +9,9 @@
  *   request is undone, so a failing request changes nothing.
  * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
  */
+import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
 import type { Clock } from './clock.js'
+import { deliveryOwnerKey } from './retention.js'
 import {
   AccountRow,
   ApiKeyRow,
@@ -87,7 +89,8 @@ function createTables(host: TableHost) {
       groups: { reseller: (r) => r.reseller_id },
     }),
     deliveries: new Table('deliveries', DeliveryRow, (r) => r.delivery_id, host, {
-      groups: { webhook: (r) => r.webhook_id },
+      // `owner` (reseller and webhook) bounds the history per webhook: `state/retention.ts`.
+      groups: { webhook: (r) => r.webhook_id, owner: deliveryOwnerKey },
     }),
     /** The event outbox, oldest first; see `state/events.ts`. */
     events: new Table('events', EventRow, (r) => r.id, host, { groups: { reseller: (r) => r.reseller_id } }),
@@ -148,6 +151,13 @@ export interface Store extends Tables {
   clear(): void
   /** Resolves once every table's `@msw/data` collection holds every row. */
   settled(): Promise<void>
+  /**
+   * Calls `listener` synchronously with what each committed transaction changed (for an append-only
+   * log), or `'replaced'` after a `clear`/`restore`. Returns an unsubscribe function.
+   */
+  onCommit(listener: CommitListener): () => void
+  /** Replays one change of {@link onCommit}; throws (changing nothing) if it is not valid. */
+  applyChange(change: StoreChange): void
 }
 
 interface Transaction {
@@ -187,6 +197,11 @@ export function createStore(clock: Clock): Store {
   }
   const tables = createTables(host)
   const tableList = Object.values(tables) as AnyTable[]
+  const changes = new ChangeTracker()
+  const commitListeners = new Set<CommitListener>()
+  const emitCommit = (change: StoreChange | 'replaced') => {
+    for (const listener of commitListeners) listener(change)
+  }
 
   const store: Store = {
     ...tables,
@@ -225,11 +240,14 @@ export function createStore(clock: Clock): Store {
         result = fn()
       } catch (error) {
         tx = undefined
+        changes.discard()
         for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
         throw error
       }
       tx = undefined
       const changed = current.undo.length > 0
+      if (changed && changes.active) emitCommit(takeChange())
+      else changes.discard()
       for (const commit of current.commit) commit()
       if (changed) notify()
       return result
@@ -292,6 +310,48 @@ export function createStore(clock: Clock): Store {
     async settled() {
       await Promise.all(tableList.map((table) => table.settled()))
     },
+    onCommit(listener) {
+      commitListeners.add(listener)
+      changes.active = true
+      return () => {
+        commitListeners.delete(listener)
+        changes.active = commitListeners.size > 0
+      }
+    },
+    applyChange(change) {
+      if (tx) throw new StoreError('applyChange inside a transaction')
+      try {
+        store.transact(() => applyTableChanges(tables as unknown as Record<string, AnyTable>, change.tables))
+      } catch (error) {
+        throw new StoreError(`change record: ${(error as Error).message}`, { cause: error })
+      }
+      counters = { ...change.counters }
+      lastMicros = Math.max(lastMicros, change.last_micros)
+      clock.restoreOffset?.(change.clock_offset_ms)
+    },
+  }
+  function takeChange(): StoreChange {
+    return {
+      tables: changes.take(),
+      counters: { ...counters },
+      last_micros: lastMicros,
+      clock_offset_ms: clock.offsetMs,
+    }
+  }
+  for (const table of tableList) changes.watch(table, store.transact)
+  // A restore or a clear replaces everything: one 'replaced' for commit listeners, no row records.
+  for (const name of ['restore', 'clear'] as const) {
+    const replace = store[name] as (input?: unknown) => void
+    store[name] = (input?: unknown) => {
+      const capturing = changes.active
+      changes.active = false
+      try {
+        replace(input)
+      } finally {
+        changes.active = capturing
+      }
+      emitCommit('replaced')
+    }
   }
   return store
 }

@@ -316,9 +316,11 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       const k = key(row)
       const list = map.get(k)
       if (!list) continue
-      const at = list.lastIndexOf(row)
+      // Retention drops the oldest row of a group: find it at the front without a scan.
+      const at = list[0] === row ? 0 : list.lastIndexOf(row)
       if (at !== -1) {
-        list.splice(at, 1)
+        if (at === 0) list.shift()
+        else list.splice(at, 1)
         positions.set(index, at)
       }
       if (list.length === 0) map.delete(k)
