@@ -25,6 +25,8 @@ export default defineConfig([
     // workerd's nodejs_compat only accept the prefixed form.
     removeNodeProtocol: false,
     external: [/^node:/],
+    // The OpenAPI document (GET /__mock/openapi.json) is inlined into a lazily loaded chunk.
+    noExternal: ['@reseller-api/sdk/openapi.json'],
   },
   {
     // The inspector's page script and style, served by the standalone server from dist/inspector/.

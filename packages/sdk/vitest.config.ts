@@ -9,7 +9,8 @@ export default defineProject({
     // own imports of the SDK resolve to this package's source: one copy of every class (instanceof
     // holds across the two), no build needed, and no workspace dependency from the SDK on the mock.
     alias: [
-      { find: /^@reseller-api\/mock$/, replacement: source('../mock/src/node.ts') },
+      // The mock's Node entry, recording its answers for the OpenAPI drift test (test/helpers/openapi-drift.ts).
+      { find: /^@reseller-api\/mock$/, replacement: source('./test/helpers/recording-mock.ts') },
       { find: /^@reseller-api\/sdk\/webhooks$/, replacement: source('./src/webhooks/index.ts') },
       { find: /^@reseller-api\/sdk$/, replacement: source('./src/index.ts') },
     ],
@@ -17,5 +18,6 @@ export default defineProject({
   test: {
     name: 'sdk',
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/openapi-drift.ts'],
   },
 })

@@ -22,7 +22,8 @@ export const TicketStatusBody = z.strictObject({ status: TicketStatus })
 /** Answer of a staff reply: the message, and whether it is an internal note. */
 export const StaffReply = z.extend(TicketMessage, { internal: z.boolean() })
 
-const ResetDone = z.object({ reset: z.literal(true) })
+/** Answer of `POST /__mock/reset`. */
+export const ResetDone = z.object({ reset: z.literal(true) })
 
 export const controlRoutes: Route[] = [
   route(

@@ -11,6 +11,7 @@ import { faultRoutes } from './faults.js'
 import { hostingRoutes } from './hosting.js'
 import { invoiceRoutes } from './invoices.js'
 import { journalRoutes } from './journal.js'
+import { openApiRoutes } from './openapi.js'
 import { resellerWebhookRoutes } from './reseller-webhook.js'
 import { serviceRoutes } from './services.js'
 import { ticketRoutes } from './tickets.js'
@@ -32,4 +33,5 @@ export const routes: readonly Route[] = [
   ...clockRoutes,
   ...eventRoutes,
   ...deliveryRoutes,
+  ...openApiRoutes,
 ]

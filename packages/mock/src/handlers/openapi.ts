@@ -1,0 +1,35 @@
+/**
+ * `GET /__mock/openapi.json`: the OpenAPI document of `@reseller-api/sdk/openapi.json`, with
+ * `servers` set to the mock that answers, so that Postman, Insomnia or Prism can be pointed at
+ * the running mock's URL. The raw document, not the envelope: tools read it as it is.
+ *
+ * The document is loaded on the first request by a dynamic import that the build inlines into a
+ * chunk of its own (`noExternal` in tsup.config.ts): browser and Workers bundles get plain
+ * JavaScript, and nobody loads 100 KiB of JSON who never asks for it.
+ */
+import { jsonAnswer } from '../routing/reply.js'
+import { type Route, route } from '../routing/route.js'
+
+let document: Promise<Record<string, unknown>> | undefined
+
+function load(): Promise<Record<string, unknown>> {
+  document ??= import('@reseller-api/sdk/openapi.json', { with: { type: 'json' } }).then(
+    (module) => module.default as Record<string, unknown>,
+  )
+  return document
+}
+
+/** The URL the caller reached the mock at: the standalone server's `Host`, or the mock's base URL. */
+function serverUrl(baseUrl: string, host: string | null): string {
+  const base = new URL(baseUrl)
+  if (host === null || host === base.host) return baseUrl
+  return `http://${host}${base.pathname === '/' ? '' : base.pathname}`
+}
+
+export const openApiRoutes: Route[] = [
+  route('GET', '/__mock/openapi.json', { auth: 'none' }, async (call) => {
+    const { servers: _servers, ...rest } = await load()
+    const url = serverUrl(call.mock.baseUrl, call.request.headers.get('host'))
+    return jsonAnswer(200, JSON.stringify({ ...rest, servers: [{ url, description: 'This mock' }] }))
+  }),
+]

@@ -1,0 +1,502 @@
+/**
+ * What the OpenAPI document says about each route of the mock's table (`handlers/index.ts`), keyed
+ * by `METHOD path` exactly as the route is declared. It lives beside the route table, not in the
+ * SDK, because the table is the list of operations (a route without an entry here fails
+ * `test/openapi.test.ts`) and the control endpoints' schemas are the mock's own. Every schema named
+ * here IS the schema the route parses its body with or answers through: nothing is copied.
+ *
+ * Access (key, scope, sandbox refusal) and deprecation come from the route itself; the error
+ * answers are derived from them (see `errorsOf` in `document.ts`). Only business-rule codes that
+ * the access rules cannot tell are listed here (`errors`).
+ *
+ * Not imported by the package's entries: the build (`scripts/openapi.mjs`) and the tests read it.
+ */
+import {
+  Delivery,
+  HostingCreateBody,
+  HostingCreated,
+  Invoice,
+  ResellerWebhook,
+  ResellerWebhookTestResult,
+  ResellerWebhookUpdateBody,
+  Service,
+  Ticket,
+  TicketCreateBody,
+  TicketCreated,
+  TicketDetail,
+  TicketMessage,
+  TicketReplyBody,
+  TicketStatusChange,
+  WebhookCreateBody,
+  WebhookCreated,
+  WebhookEvent,
+  WebhookTestBody,
+  WhmAccount,
+  WhmAccountDeleted,
+  WhmPackage,
+  WhmPackageCreateBody,
+  WhmPackageDeleted,
+  WhmUsage,
+} from '@reseller-api/sdk'
+import * as z from 'zod/mini'
+import type { MockState } from '../controls.js'
+import { EmitEventBody } from '../domain/events.js'
+import { FaultJson, FaultSpec } from '../faults/schema.js'
+import { ClockAdvanceBody, ClockState } from '../handlers/clock.js'
+import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../handlers/control.js'
+import { LegacyAccountCreateBody } from '../handlers/hosting.js'
+import { Cleared } from '../handlers/journal.js'
+import { JournalEntry, JournalQuery } from '../journal/schema.js'
+import { DeliveryView } from '../webhooks/routes.js'
+
+/** The success answer of an operation. */
+export type Answer =
+  /** `{ success: true, data }` with `data` through `schema`. */
+  | { status: number; data: z.ZodMiniType; description: string }
+  /** `{ success: true, data: [...], meta }`, 20 per page, `page` query parameter. */
+  | { status: number; page: z.ZodMiniType; description: string }
+  /** Not the envelope: a body of this media type (`schema` for JSON). */
+  | { status: number; media: string; schema?: z.ZodMiniType | object; description: string }
+
+/** A request the build sends to a fresh demo mock to capture this operation's example answer. */
+export interface ExampleRequest {
+  /** API key (default: the demo's live key with every scope). */
+  key?: string
+  /** Path parameters, read from the demo state when they depend on it. */
+  params?: Record<string, string> | ((state: MockState) => Record<string, string>)
+  query?: string
+  body?: unknown
+  /** Requests to send first (same key), e.g. to create what the example reads. */
+  before?: { method: string; path: string; body?: unknown }[]
+}
+
+/** What the document says about one route. */
+export interface OperationDoc {
+  /** Unique, camelCase: code generators name methods after it. */
+  operationId: string
+  summary: string
+  description?: string
+  /** JSON request body, as the route parses it (`call.body(schema)`). */
+  body?: z.ZodMiniType
+  /** The route reads an empty body as `{}`. */
+  bodyOptional?: true
+  /** Query parameters (an object schema), as the route parses them (`call.query(schema)`). */
+  query?: z.ZodMiniType
+  answer: Answer
+  /** Business-rule error codes by status, beyond those the route's access and area imply. */
+  errors?: Record<number, string[]>
+  example?: ExampleRequest
+}
+
+const DEMO_KEY = 'svc_live_acme_full'
+const ticketUuid = (state: MockState, status = 'open') => {
+  const row = state.tables.tickets.find((t) => t.reseller_id === 1 && t.status === status)
+  if (!row) throw new Error(`the demo seed has no ${status} ticket`)
+  return row.uuid
+}
+const account = (state: MockState, status: 'active' | 'suspended') => {
+  const row = state.tables.accounts.find((a) => a.reseller_id === 1 && a.status === status)
+  if (!row) throw new Error(`the demo seed has no ${status} account`)
+  return row
+}
+const acmeDelivery = [
+  // A ticket creation sends `ticket.created` to the demo's general webhook `wh_demo`.
+  {
+    method: 'POST',
+    path: '/api/v1/support/tickets',
+    body: { subject: 'Example', message: 'Makes a delivery', department: 'general' },
+  },
+]
+
+const provisioning = {
+  422: ['quota_exceeded', 'domain_taken', 'insufficient_funds'],
+}
+
+/** The document's text for every route of the table. */
+export const operations: Record<string, OperationDoc> = {
+  // ── Reseller hosting (spec §4.1) ──
+  'POST /api/v1/reseller/clients/:client_id/hosting': {
+    operationId: 'createHosting',
+    summary: 'Create a cPanel hosting account for a client',
+    description:
+      'Uses one slot of the WHM plan; with `register_domain` the wallet is debited for the domain only. ' +
+      'A sandbox key gets the simulated answer and changes nothing.',
+    body: HostingCreateBody,
+    answer: {
+      status: 201,
+      data: HostingCreated,
+      description: 'The account (live) or its simulation (sandbox)',
+    },
+    errors: provisioning,
+    example: { params: { client_id: '503' }, body: { domain: 'new-site.example', whm_package: 'starter' } },
+  },
+  'POST /api/v1/reseller/clients/:client_id/hosting/:cpanel_username/suspend': {
+    operationId: 'suspendHosting',
+    summary: "Suspend a client's hosting account",
+    answer: { status: 200, data: WhmAccount, description: 'The account, suspended' },
+    errors: { 422: ['invalid_state'] },
+    example: {
+      params: (s) => ({ client_id: '501', cpanel_username: account(s, 'active').username }),
+    },
+  },
+  'POST /api/v1/reseller/clients/:client_id/hosting/:cpanel_username/unsuspend': {
+    operationId: 'unsuspendHosting',
+    summary: "Unsuspend a client's hosting account",
+    answer: { status: 200, data: WhmAccount, description: 'The account, active again' },
+    errors: { 422: ['invalid_state'] },
+    example: {
+      params: (s) => ({ client_id: '502', cpanel_username: account(s, 'suspended').username }),
+    },
+  },
+  'DELETE /api/v1/reseller/clients/:client_id/hosting/:cpanel_username': {
+    operationId: 'deleteHosting',
+    summary: "Delete a client's hosting account",
+    answer: { status: 200, data: WhmAccountDeleted, description: 'The account is gone; its slot is free' },
+    example: { params: (s) => ({ client_id: '501', cpanel_username: account(s, 'active').username }) },
+  },
+  'POST /api/v1/reseller/accounts': {
+    operationId: 'createAccountLegacy',
+    summary: 'Create a hosting account (deprecated form with `client_id` in the body)',
+    body: LegacyAccountCreateBody,
+    answer: { status: 201, data: HostingCreated, description: 'As the successor answers' },
+    errors: provisioning,
+    example: { body: { client_id: 503, domain: 'legacy-site.example', whm_package: 'starter' } },
+  },
+
+  // ── Direct WHM access (spec §4.2) ──
+  'GET /api/v1/reseller/whm/usage': {
+    operationId: 'getWhmUsage',
+    summary: 'WHM usage and limits of the reseller plan',
+    answer: { status: 200, data: WhmUsage, description: 'Usage and limits' },
+    example: {},
+  },
+  'GET /api/v1/reseller/whm/accounts': {
+    operationId: 'listWhmAccounts',
+    summary: 'List the WHM accounts, newest first',
+    answer: { status: 200, page: WhmAccount, description: 'One page of accounts' },
+    example: {},
+  },
+  'GET /api/v1/reseller/whm/accounts/:username': {
+    operationId: 'getWhmAccount',
+    summary: 'One WHM account',
+    answer: { status: 200, data: WhmAccount, description: 'The account' },
+    example: { params: (s) => ({ username: account(s, 'active').username }) },
+  },
+  'POST /api/v1/reseller/whm/accounts/:username/suspend': {
+    operationId: 'suspendWhmAccount',
+    summary: 'Suspend a WHM account',
+    answer: { status: 200, data: WhmAccount, description: 'The account, suspended' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ username: account(s, 'active').username }) },
+  },
+  'POST /api/v1/reseller/whm/accounts/:username/unsuspend': {
+    operationId: 'unsuspendWhmAccount',
+    summary: 'Unsuspend a WHM account',
+    answer: { status: 200, data: WhmAccount, description: 'The account, active again' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ username: account(s, 'suspended').username }) },
+  },
+  'DELETE /api/v1/reseller/whm/accounts/:username': {
+    operationId: 'deleteWhmAccount',
+    summary: 'Delete a WHM account',
+    answer: { status: 200, data: WhmAccountDeleted, description: 'The account is gone' },
+    example: { params: (s) => ({ username: account(s, 'active').username }) },
+  },
+  'GET /api/v1/reseller/whm/packages': {
+    operationId: 'listWhmPackages',
+    summary: 'List the WHM packages, newest first',
+    answer: { status: 200, page: WhmPackage, description: 'One page of packages' },
+    example: {},
+  },
+  'POST /api/v1/reseller/whm/packages': {
+    operationId: 'createWhmPackage',
+    summary: 'Create a WHM package',
+    body: WhmPackageCreateBody,
+    answer: { status: 201, data: WhmPackage, description: 'The package' },
+    example: {
+      body: {
+        name: 'premium',
+        quota: 10240,
+        bandwidth: 102400,
+        maxsql: 20,
+        maxpop: 100,
+        maxftp: 10,
+        maxsub: 20,
+      },
+    },
+  },
+  'DELETE /api/v1/reseller/whm/packages/:name': {
+    operationId: 'deleteWhmPackage',
+    summary: 'Delete a WHM package no account uses',
+    answer: { status: 200, data: WhmPackageDeleted, description: 'The package is gone' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: { name: 'unlimited' } },
+  },
+  'GET /api/v1/reseller/accounts': {
+    operationId: 'listAccountsLegacy',
+    summary: 'List the WHM accounts (deprecated path)',
+    answer: { status: 200, page: WhmAccount, description: 'As the successor answers' },
+    example: {},
+  },
+  'GET /api/v1/reseller/packages': {
+    operationId: 'listPackagesLegacy',
+    summary: 'List the WHM packages (deprecated path)',
+    answer: { status: 200, page: WhmPackage, description: 'As the successor answers' },
+    example: {},
+  },
+  'GET /api/v1/reseller/usage': {
+    operationId: 'getUsageLegacy',
+    summary: 'WHM usage (deprecated path)',
+    answer: { status: 200, data: WhmUsage, description: 'As the successor answers' },
+    example: {},
+  },
+
+  // ── Support tickets (spec §4.3) ──
+  'GET /api/v1/support/tickets': {
+    operationId: 'listTickets',
+    summary: 'List tickets, newest first',
+    answer: { status: 200, page: Ticket, description: 'One page of tickets' },
+    example: {},
+  },
+  'POST /api/v1/support/tickets': {
+    operationId: 'createTicket',
+    summary: 'Open a ticket with its first message',
+    description: 'Emits `ticket.created` to the general webhooks subscribed to it.',
+    body: TicketCreateBody,
+    answer: { status: 201, data: TicketCreated, description: 'The new ticket, `open`' },
+    example: {
+      body: {
+        subject: 'Site down',
+        message: 'example.com answers 500 since 10:00.',
+        department: 'technical',
+      },
+    },
+  },
+  'GET /api/v1/support/tickets/:ticket_uuid': {
+    operationId: 'getTicket',
+    summary: 'One ticket with its non-internal messages, oldest first',
+    answer: { status: 200, data: TicketDetail, description: 'The ticket' },
+    example: { params: (s) => ({ ticket_uuid: ticketUuid(s, 'resolved') }) },
+  },
+  'POST /api/v1/support/tickets/:ticket_uuid/messages': {
+    operationId: 'replyToTicket',
+    summary: 'Add a message to a ticket',
+    body: TicketReplyBody,
+    answer: { status: 201, data: TicketMessage, description: 'The message' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ ticket_uuid: ticketUuid(s) }), body: { message: 'Any news?' } },
+  },
+  'PATCH /api/v1/support/tickets/:ticket_uuid/close': {
+    operationId: 'closeTicket',
+    summary: 'Close a ticket',
+    answer: { status: 200, data: TicketStatusChange, description: 'The ticket, `closed`' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ ticket_uuid: ticketUuid(s) }) },
+  },
+  'PATCH /api/v1/support/tickets/:ticket_uuid/reopen': {
+    operationId: 'reopenTicket',
+    summary: 'Reopen a `resolved` or `closed` ticket',
+    answer: { status: 200, data: TicketStatusChange, description: 'The ticket, `open`' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ ticket_uuid: ticketUuid(s, 'closed') }) },
+  },
+
+  // ── Reseller webhook (spec §4.4) ──
+  'GET /api/v1/reseller/webhook': {
+    operationId: 'getResellerWebhook',
+    summary: 'The reseller webhook configuration (never the secret)',
+    answer: { status: 200, data: ResellerWebhook, description: 'The configuration' },
+    example: {},
+  },
+  'PUT /api/v1/reseller/webhook': {
+    operationId: 'setResellerWebhook',
+    summary: 'Set the reseller webhook URL and secret',
+    body: ResellerWebhookUpdateBody,
+    answer: { status: 200, data: ResellerWebhook, description: 'The configuration' },
+    example: { body: { url: 'https://hooks.acme.example/reseller', secret: 'a-long-random-secret' } },
+  },
+  'POST /api/v1/reseller/webhook/test': {
+    operationId: 'testResellerWebhook',
+    summary: 'Send a fictitious signed event to the reseller webhook',
+    answer: { status: 200, data: ResellerWebhookTestResult, description: 'What the receiver answered' },
+    example: {},
+  },
+
+  // ── General webhooks (spec §4.5) ──
+  'POST /api/v1/webhooks': {
+    operationId: 'createWebhook',
+    summary: 'Create a general webhook (the secret is in this answer only)',
+    body: WebhookCreateBody,
+    answer: { status: 201, data: WebhookCreated, description: 'The webhook with its generated secret' },
+    // At most 100 general webhooks per reseller (spec-decisions, issue 13).
+    errors: { 422: ['quota_exceeded'] },
+    example: { body: { url: 'https://hooks.acme.example/general', events: ['ticket.created'] } },
+  },
+  'POST /api/v1/webhooks/:id/test': {
+    operationId: 'testWebhook',
+    summary: 'Send a test event to a general webhook now',
+    body: WebhookTestBody,
+    bodyOptional: true,
+    answer: { status: 200, data: Delivery, description: 'The delivery record of the test' },
+    example: { params: { id: 'wh_demo' }, body: { event: 'test' } },
+  },
+  'GET /api/v1/webhooks/:id/deliveries': {
+    operationId: 'listWebhookDeliveries',
+    summary: "List a general webhook's deliveries, newest first",
+    answer: { status: 200, page: Delivery, description: 'One page of delivery records' },
+    example: { params: { id: 'wh_demo' }, before: acmeDelivery },
+  },
+
+  // ── Other lists (spec §4.6) ──
+  'GET /api/v1/services': {
+    operationId: 'listServices',
+    summary: "List the reseller's services, newest first",
+    answer: { status: 200, page: Service, description: 'One page of services' },
+    example: {},
+  },
+  'GET /api/v1/invoices': {
+    operationId: 'listInvoices',
+    summary: "List the reseller's invoices, newest first",
+    answer: { status: 200, page: Invoice, description: 'One page of invoices' },
+    example: { query: 'page=2' },
+  },
+
+  // ── Control endpoints of the mock (contract §4, §6) ──
+  'POST /__mock/reset': {
+    operationId: 'mockReset',
+    summary: 'Put the state back to the seed; clear the journal and the faults',
+    answer: { status: 200, data: ResetDone, description: 'Done' },
+    example: {},
+  },
+  'POST /__mock/tickets/:uuid/replies': {
+    operationId: 'mockStaffReply',
+    summary: 'Reply to a ticket as the support staff',
+    description: 'A non-internal reply moves an `open` ticket to `in_progress` and emits `ticket.replied`.',
+    body: StaffReplyBody,
+    answer: { status: 201, data: StaffReply, description: 'The message' },
+    errors: { 422: ['invalid_state'] },
+    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { message: 'We are on it.' } },
+  },
+  'PATCH /__mock/tickets/:uuid': {
+    operationId: 'mockSetTicketStatus',
+    summary: "Set a ticket's status as the support staff",
+    body: TicketStatusBody,
+    answer: { status: 200, data: Ticket, description: 'The ticket' },
+    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { status: 'resolved' } },
+  },
+  'GET /__mock/state': {
+    operationId: 'mockState',
+    summary: 'The whole state: every table, counter and the clock offset (keys and secrets included)',
+    answer: {
+      status: 200,
+      media: 'application/json',
+      schema: {
+        type: 'object',
+        required: ['success', 'data'],
+        properties: {
+          success: { const: true },
+          data: { type: 'object', required: ['tables'], properties: { tables: { type: 'object' } } },
+        },
+      },
+      description: 'The state (the shape of the store, not part of the API)',
+    },
+  },
+  'GET /__mock/requests': {
+    operationId: 'mockListRequests',
+    summary: 'The request journal, oldest first, filtered by the query',
+    query: JournalQuery,
+    answer: { status: 200, data: z.array(JournalEntry), description: 'Journal entries' },
+    example: { before: [{ method: 'GET', path: '/api/v1/reseller/whm/usage' }] },
+  },
+  'DELETE /__mock/requests': {
+    operationId: 'mockClearRequests',
+    summary: 'Empty the request journal',
+    answer: { status: 200, data: Cleared, description: 'How many entries went' },
+    example: {},
+  },
+  'POST /__mock/faults': {
+    operationId: 'mockAddFault',
+    summary: 'Add a fault: delay, error answer or dropped connection for matching API requests',
+    body: FaultSpec,
+    answer: { status: 201, data: FaultJson, description: 'The fault with its id' },
+    example: {
+      body: {
+        match: { route: '/api/v1/support/tickets' },
+        times: 1,
+        respond: { status: 429, retryAfter: 2 },
+      },
+    },
+  },
+  'GET /__mock/faults': {
+    operationId: 'mockListFaults',
+    summary: 'The faults, in the order they apply',
+    answer: { status: 200, data: z.array(FaultJson), description: 'The faults' },
+    example: { before: [{ method: 'POST', path: '/__mock/faults', body: { delayMs: 250 } }] },
+  },
+  'DELETE /__mock/faults': {
+    operationId: 'mockClearFaults',
+    summary: 'Remove every fault',
+    answer: { status: 200, data: Cleared, description: 'How many faults went' },
+    example: {},
+  },
+  'DELETE /__mock/faults/:id': {
+    operationId: 'mockRemoveFault',
+    summary: 'Remove one fault',
+    answer: { status: 200, data: FaultJson, description: 'The fault removed' },
+  },
+  'GET /__mock/clock': {
+    operationId: 'mockClock',
+    summary: 'The mock time and its lead over real time',
+    answer: { status: 200, data: ClockState, description: 'The clock' },
+  },
+  'POST /__mock/clock/advance': {
+    operationId: 'mockAdvanceClock',
+    summary: 'Move the mock time forward; due webhook retries are attempted before it answers',
+    body: ClockAdvanceBody,
+    answer: { status: 200, data: ClockState, description: 'The clock after the advance' },
+  },
+  'POST /__mock/events': {
+    operationId: 'mockEmitEvent',
+    summary: 'Emit any event through the real delivery path',
+    body: EmitEventBody,
+    answer: { status: 201, data: WebhookEvent, description: 'The event as delivered' },
+    example: { body: { reseller_id: 1, event: 'wallet.credited' } },
+  },
+  'GET /__mock/deliveries': {
+    operationId: 'mockListDeliveries',
+    summary: 'Every delivery of every reseller, newest first, with its signature header',
+    answer: { status: 200, data: z.array(DeliveryView), description: 'The deliveries' },
+  },
+  'POST /__mock/deliveries/:delivery_id/redeliver': {
+    operationId: 'mockRedeliver',
+    summary: 'Deliver the same bytes again now, as a new delivery',
+    answer: { status: 201, data: DeliveryView, description: 'The new delivery' },
+  },
+  'GET /__mock/openapi.json': {
+    operationId: 'mockOpenApi',
+    summary: 'This document, with `servers` set to the mock that serves it',
+    answer: {
+      status: 200,
+      media: 'application/json',
+      schema: { type: 'object', required: ['openapi', 'paths'] },
+      description: 'The OpenAPI 3.1 document',
+    },
+  },
+}
+
+/**
+ * Endpoints of the standalone server that are not in the route table (the inspector, served by
+ * `server/inspector.ts` in front of it). Listed here so that the document covers every path.
+ */
+export const serverOnlyOperations: Record<string, OperationDoc> = {
+  'GET /__mock/': {
+    operationId: 'mockInspector',
+    summary: 'The inspector: an HTML page that shows and drives the running mock (standalone server only)',
+    answer: { status: 200, media: 'text/html', description: 'The page' },
+  },
+  'GET /__mock/stream': {
+    operationId: 'mockStream',
+    summary: 'Server-sent events: `event: change` after each change of the state (standalone server only)',
+    answer: { status: 200, media: 'text/event-stream', description: 'The event stream' },
+  },
+}
