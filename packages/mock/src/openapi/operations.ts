@@ -88,7 +88,6 @@ export interface OperationDoc {
   example?: ExampleRequest
 }
 
-const DEMO_KEY = 'svc_live_acme_full'
 const ticketUuid = (state: MockState, status = 'open') => {
   const row = state.tables.tickets.find((t) => t.reseller_id === 1 && t.status === status)
   if (!row) throw new Error(`the demo seed has no ${status} ticket`)
