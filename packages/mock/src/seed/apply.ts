@@ -11,7 +11,7 @@ import { formatMicros, parseMicros, type Store } from '../state/store.js'
 import type { Seed } from './schema.js'
 
 /** A timestamp given by the seed, normalized to microseconds. */
-function normalize(given: string): string {
+export function normalizeTimestamp(given: string): string {
   const micros = parseMicros(given)
   return Number.isNaN(micros) ? formatMicros(Date.parse(given) * 1000) : formatMicros(micros)
 }
@@ -38,11 +38,12 @@ function resolved<T>(value: T | undefined, field: string): T {
 /**
  * Writes `seed` into `store` (which should be empty). Timestamps the seed does not give are
  * `startMicros`, `startMicros + 1`… in seed order, so that a reset reproduces them exactly.
+ * Returns how many such timestamps it made.
  */
-export function applySeed(store: Store, seed: Seed, startMicros: number): void {
+export function applySeed(store: Store, seed: Seed, startMicros: number): number {
   let next = startMicros
   const now = () => formatMicros(next++)
-  const stamp = (given: string | null | undefined) => (given == null ? now() : normalize(given))
+  const stamp = (given: string | null | undefined) => (given == null ? now() : normalizeTimestamp(given))
   // Generated ids skip the ones the seed gives explicitly, wherever they come in the seed.
   const explicitInvoices = new Set(seed.resellers.flatMap((r) => r.invoices.flatMap((v) => v.id ?? [])))
   const explicitWebhooks = new Set(seed.resellers.flatMap((r) => r.webhooks.flatMap((w) => w.id ?? [])))
@@ -180,4 +181,5 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): void {
     }
     store.observeTimestamp(next)
   })
+  return next - startMicros
 }

@@ -146,8 +146,12 @@ export interface Store extends Tables {
   restore(snapshot: unknown): void
   /** Empties every table and counter. */
   clear(): void
-  /** Resolves once every table's `@msw/data` collection holds every row. */
-  settled(): Promise<void>
+  /**
+   * Replaces the whole state with rows known to be valid, without validating them (a prepared seed:
+   * `seed/prepared.ts`): the tables given are filled in order, the others left empty; the counters
+   * become `counters`; timestamps continue after `lastMicros`. Notifies once.
+   */
+  load(tables: Readonly<Record<string, readonly object[]>>, counters: Record<string, number>, lastMicros: number): void
 }
 
 interface Transaction {
@@ -260,28 +264,22 @@ export function createStore(clock: Clock): Store {
     },
     restore(input) {
       const snapshot = checkSnapshot(input)
-      // Validate every row before touching anything: a bad snapshot changes nothing.
-      const parsed = new Map<AnyTable, unknown[]>()
+      // Validate every row and key before touching anything: a bad snapshot changes nothing. Rows are
+      // parsed once, here; `load` then indexes them without parsing them again.
+      const parsed: Record<string, unknown[]> = {}
       for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
         const rows = snapshot.tables[name] ?? []
-        parsed.set(
-          table,
-          rows.map((row, i) => {
-            const result = table.schema.safeParse(row)
-            if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
-            return result.data
-          }),
-        )
+        parsed[name] = rows.map((row, i) => {
+          const result = table.schema.safeParse(row)
+          if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
+          return result.data
+        })
+        table.checkKeys(parsed[name] as object[])
       }
       if (tx) throw new StoreError('restore inside a transaction')
-      for (const table of tableList) table.clear()
-      store.transact(() => {
-        for (const [table, rows] of parsed) for (const row of rows) table.insert(row as never)
-      })
-      counters = { ...snapshot.counters }
       lastMicros = Math.max(lastMicros, snapshot.last_micros)
       clock.restoreOffset?.(snapshot.clock_offset_ms)
-      notify()
+      store.load(parsed as Record<string, object[]>, snapshot.counters, lastMicros)
     },
     clear() {
       if (tx) throw new StoreError('clear inside a transaction')
@@ -289,8 +287,16 @@ export function createStore(clock: Clock): Store {
       counters = {}
       notify()
     },
-    async settled() {
-      await Promise.all(tableList.map((table) => table.settled()))
+    load(rows, nextCounters, micros) {
+      if (tx) throw new StoreError('load inside a transaction')
+      for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
+        table.clear()
+        const given = rows[name]
+        if (given) table.load(given)
+      }
+      counters = { ...nextCounters }
+      lastMicros = Math.max(lastMicros, micros)
+      notify()
     },
   }
   return store
