@@ -1,6 +1,7 @@
 // mock.db: @msw/data queries over the records the mock holds now; records come out as frozen copies.
 import { Query } from '@msw/data'
 import { describe, expect, test } from 'vitest'
+import type { MockDbRow } from '../src/index.js'
 import { call, KEYS, newMock } from './helpers.js'
 
 describe('mock.db', () => {
@@ -16,7 +17,7 @@ describe('mock.db', () => {
     const paid = mock.db.invoices.count((q) => q.where({ status: 'paid' }))
     const unpaid = mock.db.invoices.count((q) => q.where({ status: 'unpaid' }))
     expect(paid + unpaid).toBe(mock.db.invoices.count((q) => q.where({ status: 'paid' }).or({ status: 'unpaid' })))
-    expect(mock.db.invoices.count(new Query().where({ total: (t: number) => t > 15 }))).toBe(
+    expect(mock.db.invoices.count(new Query<MockDbRow<'invoices'>>().where({ total: (t) => t > 15 }))).toBe(
       mock.db.invoices.findMany().filter((v) => v.total > 15).length,
     )
     expect(mock.db.apiKeys.findFirst((q) => q.where({ key: KEYS.aRead }))?.scopes).toEqual(['support:read'])

@@ -17,6 +17,23 @@ export function normalizeTimestamp(given: string): string {
 }
 
 /**
+ * {@link formatMicros} for many timestamps a few microseconds apart: the date and time of a
+ * second is formatted once, then only the microseconds change.
+ */
+export function timestampFormatter(): (micros: number) => string {
+  let second = Number.NaN
+  let prefix = ''
+  return (micros) => {
+    const s = Math.floor(micros / 1_000_000)
+    if (s !== second) {
+      second = s
+      prefix = formatMicros(s * 1_000_000).slice(0, 19)
+    }
+    return `${prefix}.${String(micros - s * 1_000_000).padStart(6, '0')}Z`
+  }
+}
+
+/**
  * Fills in, once, what a seed leaves to chance (ticket uuids, service ids, webhook secrets), in
  * place on a parsed seed, so that applying it again (`reset()`) gives the very same state.
  */
@@ -36,18 +53,20 @@ function resolved<T>(value: T | undefined, field: string): T {
 }
 
 /**
- * Writes `seed` into `store` (which should be empty). Timestamps the seed does not give are
- * `startMicros`, `startMicros + 1`… in seed order, so that a reset reproduces them exactly.
- * Returns how many such timestamps it made.
+ * Writes `seed` into `store`, a fresh store of its own (`seed/prepared.ts` moves the rows into a
+ * mock's store with `store.load`): no transaction, as nobody listens to it and a failure leaves
+ * nothing anyone reads. Timestamps the seed does not give are `startMicros`, `startMicros + 1`…
+ * in seed order, so that a reset reproduces them exactly. Returns how many such timestamps it made.
  */
 export function applySeed(store: Store, seed: Seed, startMicros: number): number {
   let next = startMicros
-  const now = () => formatMicros(next++)
+  const format = timestampFormatter()
+  const now = () => format(next++)
   const stamp = (given: string | null | undefined) => (given == null ? now() : normalizeTimestamp(given))
   // Generated ids skip the ones the seed gives explicitly, wherever they come in the seed.
   const explicitInvoices = new Set(seed.resellers.flatMap((r) => r.invoices.flatMap((v) => v.id ?? [])))
   const explicitWebhooks = new Set(seed.resellers.flatMap((r) => r.webhooks.flatMap((w) => w.id ?? [])))
-  store.transact(() => {
+  {
     store.settings.insert({ key: 'settings', domain_price: seed.domain_price })
     for (const r of seed.resellers) {
       const whm = r.whm ?? {
@@ -127,7 +146,18 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
       for (const t of r.tickets) {
         const created_at = now()
         const id = store.nextId('ticket')
-        const ticket = store.tickets.insert({
+        // Messages first in memory, so the ticket is stored once with its final count and time.
+        let visible = 0
+        let updated_at = created_at
+        const messages = t.messages.map((m, i) => {
+          const at = i === 0 ? created_at : now()
+          if (!m.internal) {
+            visible++
+            updated_at = at
+          }
+          return { message: m.message, from: m.from, internal: m.internal, created_at: at }
+        })
+        store.tickets.insert({
           id,
           uuid: resolved(t.uuid, 'tickets[].uuid'),
           user_id: r.id,
@@ -135,30 +165,13 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
           department: t.department,
           status: t.status,
           priority: t.priority,
-          messages_count: 0,
+          messages_count: visible,
           created_at,
-          updated_at: created_at,
+          updated_at,
           reseller_id: r.id,
           service_id: t.service_id ?? null,
         })
-        let visible = 0
-        let updated_at = created_at
-        t.messages.forEach((m, i) => {
-          const at = i === 0 ? created_at : now()
-          store.messages.insert({
-            id: store.nextId('message'),
-            ticket_id: id,
-            message: m.message,
-            from: m.from,
-            internal: m.internal,
-            created_at: at,
-          })
-          if (!m.internal) {
-            visible++
-            updated_at = at
-          }
-        })
-        store.tickets.update(ticket, { messages_count: visible, updated_at })
+        for (const m of messages) store.messages.insert({ id: store.nextId('message'), ticket_id: id, ...m })
       }
       if (r.webhook) {
         store.resellerWebhooks.insert({
@@ -180,6 +193,6 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
       }
     }
     store.observeTimestamp(next)
-  })
+  }
   return next - startMicros
 }

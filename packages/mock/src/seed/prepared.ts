@@ -17,7 +17,7 @@ import { createClock } from '../state/clock.js'
 import { cloneRow, deepFreeze } from '../state/clone.js'
 import { createRandom, DEFAULT_RANDOM_SEED, localCounter } from '../state/random.js'
 import { createStore, parseMicros, type Store } from '../state/store.js'
-import { applySeed, normalizeTimestamp, resolveSeed } from './apply.js'
+import { applySeed, normalizeTimestamp, resolveSeed, timestampFormatter } from './apply.js'
 import { parseSeed, type Seed } from './schema.js'
 
 /** One row of a prepared seed and its clock-relative timestamp fields. */
@@ -27,10 +27,8 @@ interface TemplateRow {
   readonly stamps?: readonly (readonly [string, number])[]
 }
 
-/** A seed ready to load: see the module comment. */
-export interface PreparedSeed {
-  /** The parsed seed, uuids and secrets filled in (frozen). */
-  readonly seed: Seed
+/** Rows of a seed applied once, ready to copy. */
+interface Templates {
   /** Rows per table, in insertion order. */
   readonly tables: Readonly<Record<string, readonly TemplateRow[]>>
   /** Id counters after loading (`ticket`, `message`, `invoice`…). */
@@ -39,10 +37,22 @@ export interface PreparedSeed {
   readonly span: number
 }
 
+/** A seed ready to load: see the module comment. */
+export interface PreparedSeed {
+  /** The parsed seed, uuids and secrets filled in (frozen). */
+  readonly seed: Seed
+  /**
+   * Its rows, for a seed of up to {@link CACHE_MAX_RECORDS} records. A larger seed is applied
+   * directly instead: it is typically loaded once, and templates would only double its memory and
+   * the work of its one load.
+   */
+  readonly templates?: Templates
+}
+
 /** Earliest start used to find clock-given timestamps (any instant works; this one reads well). */
 const BASE_MICROS = Date.UTC(2000, 0, 1) * 1000
-/** Seeds with more records than this are prepared for one mock and not cached (nor stringified). */
-const CACHE_MAX_RECORDS = 5_000
+/** Seeds with more records than this are applied directly, neither templated nor cached (nor stringified). */
+export const CACHE_MAX_RECORDS = 5_000
 
 interface CacheEntry {
   /** The seed's JSON when it was prepared: a seed object changed since is prepared again. */
@@ -57,7 +67,7 @@ const cache = new WeakMap<object, CacheEntry>()
  */
 export function prepareSeed(input: unknown, randomSeed: string | number = DEFAULT_RANDOM_SEED): PreparedSeed {
   const cacheable = typeof input === 'object' && input !== null && recordCount(input) <= CACHE_MAX_RECORDS
-  if (!cacheable) return prepare(input, randomSeed)
+  if (!cacheable) return { seed: resolve(input, randomSeed) }
   const json = JSON.stringify(input)
   let entry = cache.get(input)
   if (entry?.json !== json) {
@@ -75,27 +85,37 @@ export function prepareSeed(input: unknown, randomSeed: string | number = DEFAUL
 
 /** Fills `store` with a fresh copy of the prepared seed, clock-given timestamps starting at `startMicros`. */
 export function loadSeed(store: Store, prepared: PreparedSeed, startMicros: number): void {
-  const stampAt = stampFormatter()
+  const { templates } = prepared
+  if (!templates) {
+    // A large seed: applied at this start, its rows moved into the store as they are.
+    const { tables, counters, span } = applyFresh(prepared.seed, startMicros)
+    store.load(tables, counters, startMicros + span)
+    return
+  }
+  const stampAt = timestampFormatter()
   const tables: Record<string, object[]> = {}
-  for (const [name, templates] of Object.entries(prepared.tables)) {
-    tables[name] = templates.map(({ row, stamps }) => {
+  for (const [name, rows] of Object.entries(templates.tables)) {
+    tables[name] = rows.map(({ row, stamps }) => {
       const copy = cloneRow(row) as Record<string, unknown>
       if (stamps) for (const [field, offset] of stamps) copy[field] = stampAt(startMicros + offset)
       return copy
     })
   }
   // Timestamps handed out later follow the seed's, as `applySeed` leaves them.
-  store.load(tables, prepared.counters, startMicros + prepared.span)
+  store.load(tables, templates.counters, startMicros + templates.span)
+}
+
+/** The seed parsed, with what it leaves to chance drawn from `randomSeed`'s seed stream. */
+function resolve(input: unknown, randomSeed: string | number): Seed {
+  return resolveSeed(parseSeed(input), createRandom(randomSeed, 'seed', localCounter()))
 }
 
 function prepare(input: unknown, randomSeed: string | number): PreparedSeed {
-  const seed = resolveSeed(parseSeed(input), createRandom(randomSeed, 'seed', localCounter()))
+  const seed = resolve(input, randomSeed)
   const start = Math.max(BASE_MICROS, latestGivenTimestamp(seed) + 1)
-  const scratch = createStore(createClock())
-  const span = applySeed(scratch, seed, start)
-  const snapshot = scratch.snapshot({ copy: false })
+  const applied = applyFresh(seed, start)
   const tables: Record<string, TemplateRow[]> = {}
-  for (const [name, rows] of Object.entries(snapshot.tables)) {
+  for (const [name, rows] of Object.entries(applied.tables)) {
     tables[name] = (rows as Record<string, unknown>[]).map((row) => {
       const stamps: [string, number][] = []
       for (const [field, value] of Object.entries(row)) {
@@ -106,7 +126,15 @@ function prepare(input: unknown, randomSeed: string | number): PreparedSeed {
       return stamps.length > 0 ? { row: deepFreeze(row), stamps } : { row: deepFreeze(row) }
     })
   }
-  return deepFreeze({ seed, tables, counters: snapshot.counters, span })
+  return deepFreeze({ seed, templates: { tables, counters: applied.counters, span: applied.span } })
+}
+
+/** `seed` applied to a store of its own: its rows, counters and the number of clock timestamps. */
+function applyFresh(seed: Seed, startMicros: number) {
+  const scratch = createStore(createClock())
+  const span = applySeed(scratch, seed, startMicros)
+  const { tables, counters } = scratch.snapshot({ copy: false })
+  return { tables: tables as Record<string, object[]>, counters, span }
 }
 
 /** The latest timestamp the seed gives itself, in µs (`-Infinity` when it gives none). */
@@ -135,21 +163,4 @@ function recordCount(input: object): number {
     for (const list of Object.values(r)) if (Array.isArray(list)) count += list.length
   }
   return count
-}
-
-/**
- * `formatMicros` for many timestamps of a few seconds: the ISO date and time of a second is
- * formatted once, then only the microseconds change.
- */
-function stampFormatter(): (micros: number) => string {
-  let second = Number.NaN
-  let prefix = ''
-  return (micros) => {
-    const s = Math.floor(micros / 1_000_000)
-    if (s !== second) {
-      second = s
-      prefix = new Date(s * 1000).toISOString().slice(0, 19)
-    }
-    return `${prefix}.${String(micros - s * 1_000_000).padStart(6, '0')}Z`
-  }
 }

@@ -26,7 +26,7 @@ export type DbRecord<T> = T extends readonly (infer U)[]
     : T
 
 /**
- * Which records a query selects: an `@msw/data` {@link Query}, or a function building one from an
+ * Which records a query selects: an `@msw/data` `Query`, or a function building one from an
  * empty query, e.g. `(q) => q.where({ status: 'open' })`. A function returning `q` unchanged selects
  * nothing, as in `@msw/data`.
  */
@@ -66,6 +66,12 @@ type RowOf<Table> = Table extends { all(): IterableIterator<infer T> } ? T : nev
  * beside them, such as `reseller_id`, internal messages or webhook secrets).
  */
 export type MockDb = { readonly [Name in keyof Tables]: DbTable<RowOf<Tables[Name]>> }
+
+/**
+ * The record type of one table of {@link MockDb}, as stored (not frozen): `MockDbRow<'tickets'>`.
+ * For typing a prebuilt query: `new Query<MockDbRow<'invoices'>>().where({ status: 'paid' })`.
+ */
+export type MockDbRow<Name extends keyof MockDb> = RowOf<Tables[Name]>
 
 /** Builds `mock.db` over `tables` (which a reset or restore refills in place, so it stays live). */
 export function createDb(tables: Tables): MockDb {
