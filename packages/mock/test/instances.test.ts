@@ -100,6 +100,29 @@ describe('mocks made from one seed', () => {
     expect(uuids()).not.toEqual(uuids('b'))
   })
 
+  test('a large seed (applied directly, not templated) loads, resets and refuses bad records alike', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-03-01T10:00:00Z'))
+    const tickets = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ subject: `T${i}`, department: 'billing', messages: [{ message: 'm' }] }))
+    const seed = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
+    const mock = createMockApi({ seed })
+    expect(mock.db.tickets.size).toBe(6_000)
+    expect(mock.db.messages.size).toBe(6_000)
+    const last = mock.db.tickets.findFirst((q) => q.where({ subject: 'T5999' }))!
+    expect(last).toMatchObject({ id: 6_000, messages_count: 1, created_at: '2026-03-01T10:00:00.005999Z' })
+    const initial = await state(mock)
+    await call(mock, 'POST', '/support/tickets', {
+      key: 'svc_live_big',
+      body: { subject: 'x', message: 'y', department: 'billing' },
+    })
+    mock.reset()
+    expect((await state(mock)).tables).toEqual(initial.tables)
+    const bad = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
+    bad.resellers[0]!.tickets[5_999]!.department = 'nowhere'
+    expect(() => createMockApi({ seed: bad as never })).toThrow('resellers[0].tickets[5999].department')
+  })
+
   test('a bad seed is refused every time, not only the first', () => {
     const bad = { resellers: [{ id: 1, api_keys: [{ key: 'nope' }] }] }
     expect(() => createMockApi({ seed: bad as never })).toThrow(SeedError)

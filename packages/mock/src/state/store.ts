@@ -159,8 +159,12 @@ interface Transaction {
   commit: (() => void)[]
 }
 
-/** Creates an empty store reading time from `clock`. */
-export function createStore(clock: Clock): Store {
+/**
+ * Creates an empty store reading time from `clock`. `validate: false` stores inserted rows without
+ * parsing them with the storage schema (key checks stay): only for rows built from data already
+ * validated, such as a large seed applied to a scratch store (`seed/prepared.ts`).
+ */
+export function createStore(clock: Clock, options: { validate?: boolean } = {}): Store {
   let tx: Transaction | undefined
   let version = 0
   let lastMicros = 0
@@ -179,6 +183,7 @@ export function createStore(clock: Clock): Store {
   }
 
   const host: TableHost = {
+    validate: options.validate ?? true,
     wrote(undo, commit) {
       if (tx) {
         tx.undo.push(undo)

@@ -25,6 +25,8 @@ export type Key = string | number
 
 /** What a table tells its store about every write. */
 export interface TableHost {
+  /** Inserted rows are parsed with the storage schema (default); `false` only for already-validated data. */
+  readonly validate?: boolean
   /**
    * A write happened: `undo` reverts it if the surrounding transaction fails; `commit` (optional)
    * runs once it has committed (at once outside a transaction).
@@ -115,7 +117,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
 
   /** Validates `values` with the storage schema and stores them; throws {@link StoreError} on a bad row or key clash. */
   insert(values: T): T {
-    const row = this.#parse(values)
+    const row = this.host.validate === false ? values : this.#parse(values)
     const key = this.keyOf(row)
     if (this.#rows.has(key)) throw new StoreError(`${this.name}: duplicate key ${JSON.stringify(key)}`)
     for (const [index, { key: keyOf, map }] of this.#unique) {
