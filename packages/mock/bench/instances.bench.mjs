@@ -65,6 +65,10 @@ line('createMockApi({ seed: demoSeed }) median', create, `target < 1 ms: ${creat
 line('  baseline: a fresh copy of the seed each time', baseline, `${(create / baseline).toFixed(2)}× of it`)
 line('mock.reset() median', reset, `target < 1 ms: ${reset < 1 ? 'met' : 'NOT met'}`)
 console.log(`  heap per live instance ${heapKiB.toFixed(1).padStart(29)} KiB`)
-line(`store of ${records.toLocaleString('en')} records from a seed`, bigMs, `target < 1 s: ${bigMs < 1000 ? 'met' : 'NOT met'}`)
+line(
+  `store of ${records.toLocaleString('en')} records from a seed`,
+  bigMs,
+  `target < 1 s: ${bigMs < 1000 ? 'met' : 'NOT met'}`,
+)
 line('  and its reset()', bigResetMs, '')
 if (live.length !== 200) throw new Error('unreachable: keeps the mocks alive until measured')

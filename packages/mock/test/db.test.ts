@@ -16,7 +16,9 @@ describe('mock.db', () => {
     // Predicate fields, `or`, and a prebuilt Query.
     const paid = mock.db.invoices.count((q) => q.where({ status: 'paid' }))
     const unpaid = mock.db.invoices.count((q) => q.where({ status: 'unpaid' }))
-    expect(paid + unpaid).toBe(mock.db.invoices.count((q) => q.where({ status: 'paid' }).or({ status: 'unpaid' })))
+    expect(paid + unpaid).toBe(
+      mock.db.invoices.count((q) => q.where({ status: 'paid' }).or({ status: 'unpaid' })),
+    )
     expect(mock.db.invoices.count(new Query<MockDbRow<'invoices'>>().where({ total: (t) => t > 15 }))).toBe(
       mock.db.invoices.findMany().filter((v) => v.total > 15).length,
     )
@@ -30,8 +32,14 @@ describe('mock.db', () => {
     const all = mock.db.invoices.findMany()
     const byTotal = mock.db.invoices.findMany(undefined, { orderBy: { total: 'desc' } })
     expect(byTotal.map((v) => v.total)).toEqual(all.map((v) => v.total).sort((a, b) => b - a))
-    const page = mock.db.invoices.findMany(undefined, { orderBy: [{ status: 'asc' }, { id: 'desc' }], skip: 1, take: 1 })
-    const sorted = [...all].sort((a, b) => (a.status === b.status ? b.id - a.id : a.status < b.status ? -1 : 1))
+    const page = mock.db.invoices.findMany(undefined, {
+      orderBy: [{ status: 'asc' }, { id: 'desc' }],
+      skip: 1,
+      take: 1,
+    })
+    const sorted = [...all].sort((a, b) =>
+      a.status === b.status ? b.id - a.id : a.status < b.status ? -1 : 1,
+    )
     expect(page).toEqual([sorted[1]])
   })
 
@@ -44,9 +52,9 @@ describe('mock.db', () => {
     expect(created.status).toBe(201)
     const ticket = mock.db.tickets.findFirst((q) => q.where({ uuid: created.body.data.ticket_id }))
     expect(ticket).toMatchObject({ subject: 'Printer on fire', status: 'open', reseller_id: 1 })
-    expect(mock.db.messages.findMany((q) => q.where({ ticket_id: ticket!.id })).map((m) => m.message)).toEqual([
-      'Help',
-    ])
+    expect(
+      mock.db.messages.findMany((q) => q.where({ ticket_id: ticket!.id })).map((m) => m.message),
+    ).toEqual(['Help'])
     expect(mock.db.tickets.count()).toBe(before + 1)
     mock.reset()
     expect(mock.db.tickets.count()).toBe(before)

@@ -70,7 +70,9 @@ describe('mocks made from one seed', () => {
     const seed = testSeed()
     const one = newMock(seed)
     const initial = await state(one)
-    await call(one, 'POST', '/support/tickets', { body: { subject: 'x', message: 'y', department: 'billing' } })
+    await call(one, 'POST', '/support/tickets', {
+      body: { subject: 'x', message: 'y', department: 'billing' },
+    })
     expect((await call(one, 'POST', '/reseller/whm/accounts/existing/suspend')).status).toBe(200)
     const two = newMock(seed)
     expect(await state(two)).toEqual(initial)
@@ -94,7 +96,9 @@ describe('mocks made from one seed', () => {
   test('randomSeed picks the seed’s uuids: same value, same uuids; another value, others', () => {
     const seed = testSeed()
     const uuids = (randomSeed?: string) =>
-      createMockApi({ seed, randomSeed }).db.tickets.findMany().map((t) => t.uuid)
+      createMockApi({ seed, randomSeed })
+        .db.tickets.findMany()
+        .map((t) => t.uuid)
     expect(uuids('a')).toEqual(uuids('a'))
     expect(uuids('a')).not.toEqual(uuids('b'))
     expect(uuids()).not.toEqual(uuids('b'))
@@ -104,7 +108,11 @@ describe('mocks made from one seed', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(new Date('2026-03-01T10:00:00Z'))
     const tickets = (n: number) =>
-      Array.from({ length: n }, (_, i) => ({ subject: `T${i}`, department: 'billing', messages: [{ message: 'm' }] }))
+      Array.from({ length: n }, (_, i) => ({
+        subject: `T${i}`,
+        department: 'billing',
+        messages: [{ message: 'm' }],
+      }))
     const seed = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
     const mock = createMockApi({ seed })
     expect(mock.db.tickets.size).toBe(6_000)

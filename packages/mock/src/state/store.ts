@@ -151,7 +151,11 @@ export interface Store extends Tables {
    * `seed/prepared.ts`): the tables given are filled in order, the others left empty; the counters
    * become `counters`; timestamps continue after `lastMicros`. Notifies once.
    */
-  load(tables: Readonly<Record<string, readonly object[]>>, counters: Record<string, number>, lastMicros: number): void
+  load(
+    tables: Readonly<Record<string, readonly object[]>>,
+    counters: Record<string, number>,
+    lastMicros: number,
+  ): void
 }
 
 interface Transaction {
