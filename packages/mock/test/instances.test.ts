@@ -110,7 +110,7 @@ describe('mocks made from one seed', () => {
     const tickets = (n: number) =>
       Array.from({ length: n }, (_, i) => ({
         subject: `T${i}`,
-        department: 'billing',
+        department: 'billing' as const,
         messages: [{ message: 'm' }],
       }))
     const seed = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
@@ -127,7 +127,7 @@ describe('mocks made from one seed', () => {
     mock.reset()
     expect((await state(mock)).tables).toEqual(initial.tables)
     const bad = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
-    bad.resellers[0]!.tickets[5_999]!.department = 'nowhere'
+    bad.resellers[0]!.tickets[5_999]!.department = 'nowhere' as never
     expect(() => createMockApi({ seed: bad as never })).toThrow('resellers[0].tickets[5999].department')
   })
 
