@@ -8,10 +8,11 @@
 export function cloneRow<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) return value.map(cloneRow) as T
-  const copy: Record<string, unknown> = {}
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key]
-    copy[key] = typeof field === 'object' && field !== null ? cloneRow(field) : field
+  // Spread copies the row's shape in one step (compact, fast); nested values are copied after.
+  const copy: Record<string, unknown> = { ...value }
+  for (const key in copy) {
+    const field = copy[key]
+    if (typeof field === 'object' && field !== null) copy[key] = cloneRow(field)
   }
   return copy as T
 }
