@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { build as esbuild } from 'esbuild'
 import { build as viteBuild } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from './chromium.ts'
+import { launchChromium } from '../../../scripts/lib/chromium.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 

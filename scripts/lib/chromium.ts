@@ -1,4 +1,5 @@
 /**
+ * Shared by every browser test (packages/mock/test/browser, examples/browser-app/test).
  * Debian's Chromium (`apt-get install chromium`) driven by playwright-core: no browser download,
  * ever. Flags that keep a headless run quiet and quick in a container: no sandbox (root in CI), no
  * GPU, no background network, a fresh profile per launch.
