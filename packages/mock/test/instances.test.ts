@@ -135,5 +135,8 @@ describe('mocks made from one seed', () => {
     const bad = { resellers: [{ id: 1, api_keys: [{ key: 'nope' }] }] }
     expect(() => createMockApi({ seed: bad as never })).toThrow(SeedError)
     expect(() => createMockApi({ seed: bad as never })).toThrow(SeedError)
+    // Not JSON at all: still the seed's own error, naming the field.
+    const bigint = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_x' }], wallet_balance: 10n }] }
+    expect(() => createMockApi({ seed: bigint as never })).toThrow('resellers[0].wallet_balance')
   })
 })

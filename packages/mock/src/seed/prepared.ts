@@ -12,6 +12,9 @@
  * mock made later gets later timestamps and `reset()` (same start) gives the very same state.
  * The offsets are found by applying the seed at a start later than every timestamp the seed gives:
  * a `…_at` field at or after that start came from the clock.
+ *
+ * Seeds of more than {@link CACHE_MAX_RECORDS} records skip the templates: parsed once, they are
+ * applied to a scratch store at each load and its rows moved into the mock's store.
  */
 import { createClock } from '../state/clock.js'
 import { cloneRow, deepFreeze } from '../state/clone.js'
@@ -67,8 +70,9 @@ const cache = new WeakMap<object, CacheEntry>()
  */
 export function prepareSeed(input: unknown, randomSeed: string | number = DEFAULT_RANDOM_SEED): PreparedSeed {
   const cacheable = typeof input === 'object' && input !== null && recordCount(input) <= CACHE_MAX_RECORDS
-  if (!cacheable) return { seed: resolve(input, randomSeed) }
-  const json = JSON.stringify(input)
+  const json = cacheable ? jsonOf(input) : undefined
+  // Large, or not JSON (a cycle, a bigint): prepared for this mock only; parseSeed names what is wrong.
+  if (json === undefined) return cacheable ? prepare(input, randomSeed) : { seed: resolve(input, randomSeed) }
   let entry = cache.get(input)
   if (entry?.json !== json) {
     entry = { json, byRandomSeed: new Map() }
@@ -157,6 +161,15 @@ function latestGivenTimestamp(seed: Seed): number {
     }
   }
   return latest
+}
+
+/** `JSON.stringify(value)`, or `undefined` when it cannot be serialized. */
+function jsonOf(value: object): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
 }
 
 /** Records a seed input lists, roughly (no validation): decides whether it is worth caching. */

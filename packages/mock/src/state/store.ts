@@ -149,7 +149,8 @@ export interface Store extends Tables {
   /**
    * Replaces the whole state with rows known to be valid, without validating them (a prepared seed:
    * `seed/prepared.ts`): the tables given are filled in order, the others left empty; the counters
-   * become `counters`; timestamps continue after `lastMicros`. Notifies once.
+   * become `counters`; timestamps continue after `lastMicros`. Notifies once, with no per-row write:
+   * persistence must treat it as the whole state replaced (reset and restore both end here).
    */
   load(
     tables: Readonly<Record<string, readonly object[]>>,
