@@ -69,10 +69,12 @@ const cache = new WeakMap<object, CacheEntry>()
  * preparation made earlier for the same seed object, unchanged since, and the same `randomSeed`.
  */
 export function prepareSeed(input: unknown, randomSeed: string | number = DEFAULT_RANDOM_SEED): PreparedSeed {
-  const cacheable = typeof input === 'object' && input !== null && recordCount(input) <= CACHE_MAX_RECORDS
-  const json = cacheable ? jsonOf(input) : undefined
-  // Large, or not JSON (a cycle, a bigint): prepared for this mock only; parseSeed names what is wrong.
-  if (json === undefined) return cacheable ? prepare(input, randomSeed) : { seed: resolve(input, randomSeed) }
+  if (typeof input !== 'object' || input === null || recordCount(input) > CACHE_MAX_RECORDS) {
+    return { seed: resolve(input, randomSeed) }
+  }
+  const json = jsonOf(input)
+  // Not JSON (a cycle, a bigint): prepared for this mock only; parseSeed names what is wrong.
+  if (json === undefined) return prepare(input, randomSeed)
   let entry = cache.get(input)
   if (entry?.json !== json) {
     entry = { json, byRandomSeed: new Map() }

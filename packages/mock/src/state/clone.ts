@@ -9,7 +9,7 @@ export function cloneRow<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) return value.map(cloneRow) as T
   // Spread copies the row's shape in one step (compact, fast); nested values are copied after.
-  const copy: Record<string, unknown> = { ...value }
+  const copy = { ...value } as Record<string, unknown>
   for (const key in copy) {
     const field = copy[key]
     if (typeof field === 'object' && field !== null) copy[key] = cloneRow(field)
