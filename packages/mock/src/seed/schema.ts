@@ -209,7 +209,8 @@ function crossCheck(seed: unknown): SeedIssue[] {
   const unique = <K>(seen: Map<K, PropertyKey[]>, key: K | undefined, path: PropertyKey[], what: string) => {
     if (key === undefined) return
     const first = seen.get(key)
-    if (first !== undefined) add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${formatPath(first)})`)
+    if (first !== undefined)
+      add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${formatPath(first)})`)
     else seen.set(key, path)
   }
   const resellerIds = new Map<number, PropertyKey[]>()
