@@ -6,7 +6,7 @@
 // keeps 0.6 with the journal on).
 import { createServer } from 'node:http'
 import autocannon from 'autocannon'
-import { createMockApi } from '../dist/index.js'
+import { createMockApi } from '../dist/node.js'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6)
 const CONNECTIONS = 50

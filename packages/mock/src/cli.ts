@@ -2,8 +2,8 @@
 /**
  * `reseller-mock`: the mock as a standalone HTTP server (contract §4).
  *
- *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE] [--insecure-webhooks]
- *                 [--journal-limit N] [--quiet]
+ *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE [--adopt-seed]]
+ *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]... [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from './journal/journal.js'
+import { hostName } from './server/guard.js'
 import { type KeyInfo, startStandalone } from './server/standalone.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -21,11 +22,18 @@ Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpo
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
   --host HOST           interface to bind (default 127.0.0.1)
-  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed)
+  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed, or
+                        the seed recorded in the --state file)
   --state FILE          load the state from FILE if it exists and write every change through to it
-                        before answering (survives a kill, pending webhook retries included)
+                        before answering (survives a kill, pending webhook retries included); the
+                        file records the seed it was created from
+  --adopt-seed          with --state and --seed: keep the file's state but make reset go to this
+                        --seed from now on (without it, a --seed other than the recorded one is refused)
   --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
+  --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
+                        container name); other than loopback names and the bound address, any Host
+                        gets 403 forbidden_host (DNS-rebinding protection)
   --quiet               no request log
   --version             print the version
   --help                show this help
@@ -73,8 +81,10 @@ interface Flags {
   host: string
   seed?: string
   state?: string
+  adoptSeed: boolean
   insecureWebhooks: boolean
   journalLimit?: number
+  allowedHosts: string[]
   quiet: boolean
   help: boolean
   version: boolean
@@ -92,8 +102,10 @@ function parseFlags(argv: string[]): Flags {
         host: { type: 'string' },
         seed: { type: 'string' },
         state: { type: 'string' },
+        'adopt-seed': { type: 'boolean' },
         'insecure-webhooks': { type: 'boolean' },
         'journal-limit': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -115,17 +127,29 @@ function parseFlags(argv: string[]): Flags {
     if (values[name] !== undefined && values[name].trim() === '')
       throw new UsageError(`--${name} needs a file name`)
   }
+  if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
+    throw new UsageError('--adopt-seed needs both --seed and --state')
+  }
   const rawLimit = values['journal-limit']
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
     throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
+  }
+  const allowedHosts = values['allowed-host'] ?? []
+  for (const name of allowedHosts) {
+    if (hostName(name) === null)
+      throw new UsageError(
+        `--allowed-host needs a host name such as mock.test or mock.test:4010, got "${name}"`,
+      )
   }
   return {
     port: Number(rawPort),
     host,
     seed: values.seed,
     state: values.state,
+    adoptSeed: values['adopt-seed'] ?? false,
     insecureWebhooks: values['insecure-webhooks'] ?? false,
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
+    allowedHosts,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -180,8 +204,10 @@ async function main(argv: string[]): Promise<void> {
       port: flags.port,
       host: flags.host,
       statePath: flags.state,
+      adoptSeed: flags.adoptSeed,
       insecureWebhooks: flags.insecureWebhooks,
       journalLimit: flags.journalLimit,
+      allowedHosts: flags.allowedHosts,
       log: flags.quiet ? undefined : out,
       warn: (line) => process.stderr.write(`${line}\n`),
     })
@@ -211,7 +237,15 @@ async function main(argv: string[]): Promise<void> {
   out(`reseller-mock listening on ${url}`)
   out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
   out(`  inspector ${url}/__mock/   (open it in a browser; control endpoints below it)`)
-  out(`  seed      ${flags.seed ?? 'built-in demo seed'}`)
+  out(
+    `  seed      ${
+      standalone.seedFrom === 'option'
+        ? flags.seed
+        : standalone.seedFrom === 'state file'
+          ? `the one recorded in ${flags.state}`
+          : 'built-in demo seed'
+    }`,
+  )
   out(
     `  state     ${
       flags.state === undefined

@@ -3,6 +3,7 @@
 // every reset starts from the same state, and a seed object changed between two mocks is read again.
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMockApi, demoSeed, SeedError, type SeedInput } from '../src/index.js'
+import { internalsOf } from '../src/internal.js'
 import { call, newMock, state, testSeed } from './helpers.js'
 
 afterEach(() => {
@@ -84,6 +85,18 @@ describe('mocks made from one seed', () => {
       one.reset()
       expect(await state(one)).toEqual({ ...rest, last_micros: expect.any(Number) })
     }
+  })
+
+  test('a reset tells the state file the whole state was replaced', async () => {
+    const mock = newMock()
+    const commits: unknown[] = []
+    internalsOf(mock).context.store.onCommit((change) => commits.push(change))
+    await call(mock, 'POST', '/support/tickets', {
+      body: { subject: 'x', message: 'y', department: 'billing' },
+    })
+    expect(commits).toHaveLength(1)
+    mock.reset()
+    expect(commits.slice(1)).toEqual(['replaced'])
   })
 
   test('a seed object changed between two mocks is read again', () => {

@@ -1,13 +1,14 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
-  createStateFileWriter,
+  createStateLog,
+  encodeRecord,
   readStateFile,
+  removeStaleTempFiles,
   STATE_FORMAT,
   STATE_VERSION,
-  type StateDocument,
   StateFileError,
 } from '../src/server/state-file.js'
 
@@ -19,23 +20,62 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const doc = (state: unknown): StateDocument => ({
-  format: STATE_FORMAT,
-  version: STATE_VERSION,
-  saved_at: new Date(0).toISOString(),
-  state: state as object,
-})
+const header = (state: unknown, seed: unknown = null) =>
+  `${JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, saved_at: new Date(0).toISOString(), seed, state })}\n`
 
-describe('state file', () => {
+describe('state file (snapshot + log)', () => {
   it('reads a missing file as undefined (start from the seed)', async () => {
     expect(await readStateFile(join(dir, 'nope.json'))).toBeUndefined()
   })
 
-  it('round-trips what the writer saved', async () => {
+  it('reads the snapshot, the recorded seed and every record in order', async () => {
     const path = join(dir, 'state.json')
-    const writer = createStateFileWriter(path, () => doc({ tickets: [1, 2] }))
-    await writer.save()
-    expect(await readStateFile(path)).toEqual(doc({ tickets: [1, 2] }))
+    await writeFile(path, header({ n: 0 }, { resellers: [] }))
+    await appendFile(path, Buffer.concat([encodeRecord({ n: 1 }), encodeRecord({ n: 'zwei ü' })]))
+    const loaded = await readStateFile(path)
+    expect(loaded).toMatchObject({ version: 2, seed: { resellers: [] }, state: { n: 0 } })
+    expect(loaded!.records).toEqual([{ n: 1 }, { n: 'zwei ü' }])
+    expect(loaded!.dropped).toBeUndefined()
+    expect(loaded!.snapshotBytes + loaded!.logBytes).toBe((await stat(path)).size)
+  })
+
+  it.each([
+    ['cut in the middle of a record', (r: Buffer) => r.subarray(0, r.length - 7)],
+    ['cut before its newline', (r: Buffer) => r.subarray(0, r.length - 1)],
+    ['damaged (checksum mismatch)', (r: Buffer) => Buffer.from(r.toString().replace('"b"', '"c"'))],
+  ])('drops a last record %s, reporting it, never as data', async (_, damage) => {
+    const path = join(dir, 'state.json')
+    const good = encodeRecord({ a: 1 })
+    await writeFile(path, Buffer.concat([Buffer.from(header({})), good, damage(encodeRecord({ b: 2 }))]))
+    const loaded = await readStateFile(path)
+    expect(loaded!.records).toEqual([{ a: 1 }])
+    expect(loaded!.dropped).toMatch(/last record/)
+    expect(loaded!.snapshotBytes + loaded!.logBytes).toBe(Buffer.byteLength(header({})) + good.length)
+  })
+
+  it('refuses a damaged record before the end, leaving the file untouched', async () => {
+    const path = join(dir, 'state.json')
+    const bad = Buffer.from(encodeRecord({ a: 1 }).toString().replace('"a"', '"x"'))
+    const content = Buffer.concat([Buffer.from(header({})), bad, encodeRecord({ b: 2 })])
+    await writeFile(path, content)
+    const error = await readStateFile(path).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(StateFileError)
+    expect((error as Error).message).toMatch(
+      /record at byte \d+ is damaged \(checksum mismatch\) and is not the last one/,
+    )
+    expect(await readFile(path)).toEqual(content)
+  })
+
+  it('reads a version 1 file (one JSON document, pretty-printed or not)', async () => {
+    const path = join(dir, 'state.json')
+    const v1 = { format: STATE_FORMAT, version: 1, saved_at: 'x', state: { t: 1 } }
+    await writeFile(path, JSON.stringify(v1, null, 2))
+    expect(await readStateFile(path)).toMatchObject({
+      version: 1,
+      seed: undefined,
+      state: { t: 1 },
+      records: [],
+    })
   })
 
   it.each([
@@ -46,8 +86,13 @@ describe('state file', () => {
     ['another version', JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} }), /has version 99/],
     [
       'without state',
-      JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION }),
+      JSON.stringify({ format: STATE_FORMAT, version: 2, seed: null }),
       /"state" must be an object/,
+    ],
+    [
+      'without seed',
+      JSON.stringify({ format: STATE_FORMAT, version: 2, state: {} }),
+      /"seed" must be an object or null/,
     ],
   ])('refuses a file that is %s, naming the file, and leaves it untouched', async (_, content, problem) => {
     const path = join(dir, 'state.json')
@@ -58,41 +103,103 @@ describe('state file', () => {
     expect((error as Error).message).toContain(path)
     expect(await readFile(path, 'utf8')).toBe(content)
   })
+})
 
-  it('writes atomically: no temp file is left and the target is always a whole document', async () => {
+describe('state log writer', () => {
+  it('writes the file first, then appends; durable() resolves once on disk and is undefined when idle', async () => {
     const path = join(dir, 'state.json')
-    let n = 0
-    const writer = createStateFileWriter(path, () => doc({ n: ++n, pad: 'x'.repeat(100_000) }))
-    await Promise.all(Array.from({ length: 20 }, () => writer.save()))
+    const log = createStateLog(path, { snapshot: () => header({ s: 1 }) })
+    await log.durable()
+    expect(log.durable()).toBeUndefined()
+    log.append({ r: 1 })
+    const wait = log.durable()
+    expect(wait).toBeInstanceOf(Promise)
+    await wait
+    expect((await readStateFile(path))!.records).toEqual([{ r: 1 }])
+    await log.close()
     expect(await readdir(dir)).toEqual(['state.json'])
-    const saved = await readStateFile(path)
-    // 20 concurrent saves coalesce: the first runs at once, the rest share one more write.
-    expect((saved!.state as { n: number }).n).toBe(2)
   })
 
-  it('serializes writes and every save resolves only once a write that started after it is on disk', async () => {
+  it('group commit: records that arrive while an fsync runs share the next one', async () => {
     const path = join(dir, 'state.json')
-    let value = 0
-    const writer = createStateFileWriter(path, () => doc({ value }))
+    const log = createStateLog(path, { snapshot: () => header({}) })
+    await log.durable()
     const waits: Promise<void>[] = []
-    for (let i = 1; i <= 5; i++) {
-      value = i
-      const expected = i
-      waits.push(
-        writer.save().then(async () => {
-          const saved = await readStateFile(path)
-          expect((saved!.state as { value: number }).value).toBeGreaterThanOrEqual(expected)
-        }),
-      )
+    // 50 writers, each appending and waiting, arriving over several event-loop turns.
+    for (let i = 0; i < 50; i++) {
+      log.append({ i })
+      waits.push(log.durable()!)
+      if (i % 10 === 9) await new Promise((r) => setImmediate(r))
     }
     await Promise.all(waits)
+    expect(log.stats.records).toBe(50)
+    expect(log.stats.syncs).toBeGreaterThan(0)
+    expect(log.stats.syncs).toBeLessThanOrEqual(10)
+    expect((await readStateFile(path))!.records.map((r) => (r as { i: number }).i)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    )
+    await log.close()
   })
 
-  it('rejects save() when the directory does not exist, and recovers once it does', async () => {
-    const path = join(dir, 'missing', 'state.json')
-    const writer = createStateFileWriter(path, () => doc({}))
-    await expect(writer.save()).rejects.toThrow(/ENOENT/)
-    const ok = createStateFileWriter(join(dir, 'state.json'), () => doc({}))
-    await expect(ok.save()).resolves.toBeUndefined()
+  it('compaction: a new snapshot replaces the log and keeps records appended meanwhile', async () => {
+    const path = join(dir, 'state.json')
+    // The "state" is the list of applied records; the snapshot holds it whole.
+    const applied: number[] = []
+    const log = createStateLog(path, { snapshot: () => header({ applied }), compactMinBytes: 2000 })
+    await log.durable()
+    for (let i = 0; i < 300; i++) {
+      applied.push(i)
+      log.append({ i, pad: 'x'.repeat(40) })
+      if (i % 7 === 0) await log.durable()
+    }
+    await log.durable()
+    await log.close()
+    expect(log.stats.compactions).toBeGreaterThan(0)
+    const loaded = await readStateFile(path)
+    const state = loaded!.state as { applied: number[] }
+    const replayed = [...state.applied, ...loaded!.records.map((r) => (r as { i: number }).i)]
+    // Every record exactly once, in order: snapshot + log = everything appended.
+    expect(replayed).toEqual(Array.from({ length: 300 }, (_, i) => i))
+    // Folded into a snapshot: fewer records left than were appended.
+    expect(loaded!.records.length).toBeLessThan(300)
+    expect(await readdir(dir)).toEqual(['state.json'])
+  })
+
+  it('replaceAll() rewrites the whole file: the records before it are gone', async () => {
+    const path = join(dir, 'state.json')
+    let s = 1
+    const log = createStateLog(path, { snapshot: () => header({ s }) })
+    log.append({ r: 1 })
+    await log.durable()
+    s = 2
+    log.replaceAll()
+    await log.durable()
+    expect(await readStateFile(path)).toMatchObject({ state: { s: 2 }, records: [] })
+    expect(log.stats.rewrites).toBe(2)
+    await log.close()
+  })
+
+  it('rejects durable() when the directory does not exist, and recovers once it does', async () => {
+    const log = createStateLog(join(dir, 'missing', 'state.json'), { snapshot: () => header({}) })
+    await expect(log.durable()).rejects.toThrow(/ENOENT/)
+    const ok = createStateLog(join(dir, 'state.json'), { snapshot: () => header({}) })
+    await expect(ok.durable()).resolves.toBeUndefined()
+    await ok.close()
+  })
+})
+
+describe('stale temp files', () => {
+  it('removes temp files of this state file whose process is gone, keeps live ones and others', async () => {
+    const path = join(dir, 'st.json')
+    const dead = 2 ** 22 + 12345 // above Linux's default pid_max: no such process
+    const names = [
+      `.st.json.${dead}.0a1b2c3d.tmp`,
+      `.st.json.${process.pid}.deadbeef.tmp`,
+      `.other.json.${dead}.0a1b2c3d.tmp`,
+      'st.json',
+    ]
+    for (const name of names) await writeFile(join(dir, name), 'x')
+    expect(await removeStaleTempFiles(path)).toEqual([names[0]])
+    expect((await readdir(dir)).sort()).toEqual(names.slice(1).sort())
   })
 })

@@ -69,10 +69,12 @@ function styleOf(
  * event's SDK schema; 422 naming each field) and emits the event. Returns the event as receivers get it.
  */
 export function emitEvent(mock: MockContext, body: EmitEventBody): WebhookEvent {
-  const fields: Record<string, string[]> = {}
+  // A Map: field names derive from the client's `data` keys, which may be `__proto__` or `constructor`.
+  const fields = new Map<string, string[]>()
   const fail = (field: string, message: string) => {
-    fields[field] ??= []
-    fields[field].push(message)
+    const messages = fields.get(field)
+    if (messages) messages.push(message)
+    else fields.set(field, [message])
   }
   if (!mock.store.resellers.get(body.reseller_id))
     fail('reseller_id', `no reseller with id ${body.reseller_id}`)
@@ -101,7 +103,7 @@ export function emitEvent(mock: MockContext, body: EmitEventBody): WebhookEvent 
       for (const [field, messages] of Object.entries(fieldErrors(probe.error.issues))) {
         for (const message of messages) fail(field, message)
       }
-    if (Object.keys(fields).length === 0) {
+    if (fields.size === 0) {
       const row = mock.emit({
         resellerId: body.reseller_id,
         style,
@@ -112,5 +114,5 @@ export function emitEvent(mock: MockContext, body: EmitEventBody): WebhookEvent 
       return row.payload as WebhookEvent
     }
   }
-  throw errors.validation(fields)
+  throw errors.validation(Object.fromEntries(fields))
 }

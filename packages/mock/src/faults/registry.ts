@@ -125,10 +125,11 @@ export function createFaultRegistry(routes: readonly RouteTemplate[]): FaultRegi
 
   /** Rules beyond the schema: the match must be able to hit an API route, and the fault must do something. */
   const checkRules = (spec: ReturnType<typeof FaultSpec.parse>): FieldErrors => {
-    const fields: FieldErrors = {}
+    const fields = new Map<string, string[]>()
     const fail = (field: string, message: string) => {
-      fields[field] ??= []
-      fields[field].push(message)
+      const messages = fields.get(field)
+      if (messages) messages.push(message)
+      else fields.set(field, [message])
     }
     const { method, route, path } = spec.match ?? {}
     if (path !== undefined && !path.startsWith(API)) fail('match.path', API_ONLY)
@@ -159,7 +160,7 @@ export function createFaultRegistry(routes: readonly RouteTemplate[]): FaultRegi
     if (spec.respond === undefined && spec.drop === undefined && spec.delayMs === undefined) {
       fail('respond', 'a fault needs respond, drop or delayMs: without any of them it would change nothing')
     }
-    return fields
+    return Object.fromEntries(fields)
   }
 
   return {

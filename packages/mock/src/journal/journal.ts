@@ -3,6 +3,7 @@
  * one small object per request and no serialization: the raw body string and the query are kept
  * as they came and turned into the wire entry only when somebody lists the journal.
  */
+import { nestsDeeperThan } from '../routing/json-depth.js'
 import type { JournalEntry } from './schema.js'
 
 /** What the core records about one API request. */
@@ -59,7 +60,8 @@ export interface Journal {
 }
 
 function parseBody(text: string): unknown {
-  if (text === '') return null
+  // Too deep to list (JSON.stringify would overflow): journaled as null, like a body too long.
+  if (text === '' || nestsDeeperThan(text)) return null
   try {
     return JSON.parse(text)
   } catch {

@@ -9,6 +9,7 @@ import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import type { ApiKeyRow, ResellerRow } from '../state/schemas.js'
 import { errors } from './errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { MockRequest, MockResponse } from './types.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -74,9 +75,11 @@ export function route(
   return { method, path, ...access, ...extra, resolve }
 }
 
-/** Parses a JSON body; malformed JSON is a validation error of the field `body`. */
+/** Parses a JSON body; malformed or too deeply nested JSON is a validation error of the field `body`. */
 function parseJson(text: string, optional: boolean): unknown {
   if (text.trim() === '') return optional ? {} : undefined
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw errors.field('body', `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)
   try {
     return JSON.parse(text)
   } catch {
@@ -84,11 +87,12 @@ function parseJson(text: string, optional: boolean): unknown {
   }
 }
 
-/** Query parameters as an object; a repeated name keeps its last value. */
+/**
+ * Query parameters as an object; a repeated name keeps its last value. `fromEntries` defines every
+ * name as an own property, so `?__proto__=x` is an unknown parameter rather than a prototype write.
+ */
 function queryObject(query: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of query) out[name] = value
-  return out
+  return Object.fromEntries(query)
 }
 
 /** Builds the {@link Call} of a request. */

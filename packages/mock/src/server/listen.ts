@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { ApiError, renderError } from '../routing/errors.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
+import { answerClientError } from './client-error.js'
+import { createGuard } from './guard.js'
 
 /** Options of the standalone HTTP server: `mock.listen()` and the `reseller-mock` CLI. */
 export interface ListenOptions {
@@ -24,6 +26,13 @@ export interface ListenOptions {
   onRead?: () => Promise<void> | undefined
   /** Largest request body accepted, in bytes; default 1 MiB. Larger bodies get 413. */
   maxBodyBytes?: number
+  /**
+   * Host names accepted in the `Host` header besides loopback names and addresses and the bound
+   * address (CLI `--allowed-host`), with or without a port. Any other `Host` gets 403
+   * `forbidden_host`: a page on another name that resolves to this machine (DNS rebinding) reads
+   * nothing.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** A running standalone server. */
@@ -90,10 +99,14 @@ function readBody(req: IncomingMessage, max: number): Promise<string | null> {
     })
     req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
+    // A connection that ends short emits neither: without this the promise would wait forever.
+    req.on('close', () => reject(new Error('the connection closed before the body arrived')))
   })
 }
 
 function send(res: ServerResponse, answer: MockResponse): void {
+  // Already answered by the parser-error path (client-error.ts), or the client is gone.
+  if (res.headersSent || res.destroyed) return
   const headers: Record<string, string | number> = { ...answer.headers }
   headers['content-length'] = Buffer.byteLength(answer.body)
   res.writeHead(answer.status, headers)
@@ -115,6 +128,13 @@ export function listen(
   const onMutation = options.onMutation
   const onRead = options.onRead
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+  // Before the server exists: a bad `allowedHosts` entry rejects `listen()` instead of serving.
+  let guard: ReturnType<typeof createGuard>
+  try {
+    guard = createGuard({ boundHost: host, allowedHosts: options.allowedHosts })
+  } catch (error) {
+    return Promise.reject(error)
+  }
 
   const answer = async (req: IncomingMessage, url: string): Promise<MockResponse> => {
     const method = (req.method ?? 'GET').toUpperCase()
@@ -155,7 +175,8 @@ export function listen(
     return response
   }
 
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
+  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = log ? performance.now() : 0
     let url = req.url ?? '/'
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1; keep the path only.
@@ -167,10 +188,18 @@ export function listen(
         url = '/'
       }
     }
-    if (extension) {
-      const q = url.indexOf('?')
-      if (extension.serve(req, res, q === -1 ? url : url.slice(0, q))) return
+    const q = url.indexOf('?')
+    const path = q === -1 ? url : url.slice(0, q)
+    // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
+    const refused = guard(req, path)
+    if (refused) {
+      // The body is not read: the answer closes the connection rather than wait for it.
+      res.shouldKeepAlive = false
+      send(res, refused)
+      if (log) log(`${req.method} ${url} ${refused.status} refused`)
+      return
     }
+    if (extension?.serve(req, res, path)) return
     answer(req, url).then(
       (response) => {
         if (response.noAnswer) {
@@ -195,6 +224,8 @@ export function listen(
       },
     )
   })
+
+  server.on('clientError', answerClientError)
 
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {

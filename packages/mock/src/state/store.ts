@@ -9,6 +9,7 @@
  *   request is undone, so a failing request changes nothing.
  * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
  */
+import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
 import type { Clock } from './clock.js'
 import {
   AccountRow,
@@ -157,6 +158,13 @@ export interface Store extends Tables {
     counters: Record<string, number>,
     lastMicros: number,
   ): void
+  /**
+   * Calls `listener` synchronously with what each committed transaction changed (for an append-only
+   * log), or `'replaced'` after a `clear`/`restore`/`load`. Returns an unsubscribe function.
+   */
+  onCommit(listener: CommitListener): () => void
+  /** Replays one change of {@link onCommit}; throws (changing nothing) if it is not valid. */
+  applyChange(change: StoreChange): void
 }
 
 interface Transaction {
@@ -201,6 +209,11 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
   }
   const tables = createTables(host)
   const tableList = Object.values(tables) as AnyTable[]
+  const changes = new ChangeTracker()
+  const commitListeners = new Set<CommitListener>()
+  const emitCommit = (change: StoreChange | 'replaced') => {
+    for (const listener of commitListeners) listener(change)
+  }
 
   const store: Store = {
     ...tables,
@@ -239,11 +252,14 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
         result = fn()
       } catch (error) {
         tx = undefined
+        changes.discard()
         for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
         throw error
       }
       tx = undefined
       const changed = current.undo.length > 0
+      if (changed && changes.active) emitCommit(takeChange())
+      else changes.discard()
       for (const commit of current.commit) commit()
       if (changed) notify()
       return result
@@ -289,7 +305,7 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
       if (tx) throw new StoreError('restore inside a transaction')
       lastMicros = Math.max(lastMicros, snapshot.last_micros)
       clock.restoreOffset?.(snapshot.clock_offset_ms)
-      store.load(parsed as Record<string, object[]>, snapshot.counters, lastMicros)
+      replaceAll(parsed as Record<string, object[]>, snapshot.counters, lastMicros)
     },
     clear() {
       if (tx) throw new StoreError('clear inside a transaction')
@@ -299,15 +315,65 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
     },
     load(rows, nextCounters, micros) {
       if (tx) throw new StoreError('load inside a transaction')
-      for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
-        table.clear()
-        const given = rows[name]
-        if (given) table.load(given)
-      }
-      counters = { ...nextCounters }
-      lastMicros = Math.max(lastMicros, micros)
-      notify()
+      replaceAll(rows, nextCounters, micros)
     },
+    onCommit(listener) {
+      commitListeners.add(listener)
+      changes.active = true
+      return () => {
+        commitListeners.delete(listener)
+        changes.active = commitListeners.size > 0
+      }
+    },
+    applyChange(change) {
+      if (tx) throw new StoreError('applyChange inside a transaction')
+      try {
+        store.transact(() => applyTableChanges(tables as unknown as Record<string, AnyTable>, change.tables))
+      } catch (error) {
+        throw new StoreError(`change record: ${(error as Error).message}`, { cause: error })
+      }
+      counters = { ...change.counters }
+      lastMicros = Math.max(lastMicros, change.last_micros)
+      clock.restoreOffset?.(change.clock_offset_ms)
+    },
+  }
+  /** Empties every table, fills them with `rows` (already valid), sets the counters; notifies once. */
+  function replaceAll(
+    rows: Readonly<Record<string, readonly object[]>>,
+    nextCounters: Record<string, number>,
+    micros: number,
+  ): void {
+    for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
+      table.clear()
+      const given = rows[name]
+      if (given) table.load(given)
+    }
+    counters = { ...nextCounters }
+    lastMicros = Math.max(lastMicros, micros)
+    notify()
+  }
+  function takeChange(): StoreChange {
+    return {
+      tables: changes.take(),
+      counters: { ...counters },
+      last_micros: lastMicros,
+      clock_offset_ms: clock.offsetMs,
+    }
+  }
+  for (const table of tableList) changes.watch(table, store.transact)
+  // A restore, a clear or a load (reset) replaces everything: one 'replaced' for commit listeners.
+  for (const name of ['restore', 'clear', 'load'] as const) {
+    const replace = store[name] as (...input: unknown[]) => void
+    store[name] = (...input: unknown[]) => {
+      const capturing = changes.active
+      changes.active = false
+      try {
+        replace(...input)
+      } finally {
+        changes.active = capturing
+      }
+      emitCommit('replaced')
+    }
   }
   return store
 }

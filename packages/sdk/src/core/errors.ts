@@ -286,12 +286,26 @@ export interface ErrorResponse {
 
 type UnprocessableClass = new (init: ApiErrorInit) => UnprocessableEntityError
 
-const UNPROCESSABLE_BY_CODE: Record<string, UnprocessableClass> = {
-  invalid_state: InvalidStateError,
-  no_reseller_service: NoResellerServiceError,
-  quota_exceeded: QuotaExceededError,
-  domain_taken: DomainTakenError,
-  insufficient_funds: InsufficientFundsError,
+// A Map: `code` comes from the answer, and `constructor` must not find Object's constructor.
+const UNPROCESSABLE_BY_CODE: ReadonlyMap<string, UnprocessableClass> = new Map<string, UnprocessableClass>([
+  ['invalid_state', InvalidStateError],
+  ['no_reseller_service', NoResellerServiceError],
+  ['quota_exceeded', QuotaExceededError],
+  ['domain_taken', DomainTakenError],
+  ['insufficient_funds', InsufficientFundsError],
+])
+
+/**
+ * `error.fields` of an answer as sent. zod's record parse leaves out a field named `__proto__`
+ * (it guards its own output object), but that name is a field the client sent like any other.
+ */
+function fieldsOf(body: unknown, parsed: FieldErrors): FieldErrors {
+  const raw = (body as { error?: { fields?: unknown } } | null)?.error?.fields
+  if (raw === null || typeof raw !== 'object') return parsed
+  // The own property, read without touching the `__proto__` accessor.
+  const proto: unknown = Object.getOwnPropertyDescriptor(raw, '__proto__')?.value
+  if (!Array.isArray(proto) || !proto.every((m) => typeof m === 'string')) return parsed
+  return Object.fromEntries([...Object.entries(parsed), ['__proto__', proto as string[]]])
 }
 
 /**
@@ -321,8 +335,9 @@ export function errorFromResponse(response: ErrorResponse): ApiError {
   }
   if (status === 404) return new NotFoundError(init)
   if (status === 422) {
-    if (code === 'validation_error') return new ValidationError({ ...init, fields: error?.fields ?? {} })
-    const Class = code === undefined ? undefined : UNPROCESSABLE_BY_CODE[code]
+    if (code === 'validation_error')
+      return new ValidationError({ ...init, fields: fieldsOf(response.body, error?.fields ?? {}) })
+    const Class = code === undefined ? undefined : UNPROCESSABLE_BY_CODE.get(code)
     return Class ? new Class(init) : new UnprocessableEntityError(init)
   }
   if (status === 429) {

@@ -38,9 +38,10 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
 
 /** Headers as a plain object for logging, with credentials replaced by `[redacted]`. */
 export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {}
+  const entries: [string, string][] = []
   headers.forEach((value, name) => {
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value
+    entries.push([name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value])
   })
-  return out
+  // fromEntries: a header named `__proto__` (a legal token) is logged, not written to the prototype.
+  return Object.fromEntries(entries)
 }

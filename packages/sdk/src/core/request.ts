@@ -190,28 +190,29 @@ export class Transport {
     options?: RequestOptions,
   ): Prepared {
     if (options?.headers) refuseAuthorization(options.headers)
-    const fields: FieldErrors = {}
+    // Spread, not Object.assign: a field named `__proto__` must stay a field, not become the prototype.
+    let fields: FieldErrors = {}
     let path = ep.path
     if (ep.params) {
       const params = validate(ep.params, input.params)
       if (params.success) {
         const built = buildPath(ep.path, params.data)
         if (built.success) path = built.path
-        else Object.assign(fields, built.fields)
-      } else Object.assign(fields, params.fields)
+        else fields = { ...fields, ...built.fields }
+      } else fields = { ...fields, ...params.fields }
     }
     if (ep.kind === 'list') {
       const query = validate(PageParams, input.query ?? {})
       // `page` is a validated integer: it needs no encoding, and ky no `searchParams` pass.
       if (query.success) {
         if (query.data.page !== undefined) path += `?page=${query.data.page}`
-      } else Object.assign(fields, query.fields)
+      } else fields = { ...fields, ...query.fields }
     }
     let json: unknown
     if (ep.body) {
       const body = validate(ep.body, input.body)
       if (body.success) json = body.data
-      else Object.assign(fields, body.fields)
+      else fields = { ...fields, ...body.fields }
     }
     const url = `${this.#config.apiUrl}${path}`
     if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)

@@ -60,8 +60,9 @@ export function keyMode(apiKey: string): KeyMode | undefined {
 }
 
 /**
- * Every `error.code` the service answers: the spec's (§7), the contract's decisions (§5) and the
- * codes of faults a test makes the mock answer (contract §6.2: 429, 503, other 5xx, 408).
+ * Every `error.code` the service answers: the spec's (§7), the contract's decisions (§5), the
+ * codes of faults a test makes the mock answer (contract §6.2: 429, 503, other 5xx, 408) and the
+ * standalone mock's refusals (contract §6.6: a foreign `Host` or `Origin`, HTTP parser errors).
  */
 export const ERROR_CODES = [
   'unauthenticated',
@@ -79,6 +80,10 @@ export const ERROR_CODES = [
   'service_unavailable',
   'request_timeout',
   'internal_error',
+  'forbidden_host',
+  'cross_origin',
+  'bad_request',
+  'headers_too_large',
 ] as const
 /** A known error code. */
 export const ErrorCode = z.enum(ERROR_CODES)

@@ -63,13 +63,17 @@ export function issueMessages(issues: readonly z.core.$ZodIssue[]): IssueMessage
  * An unknown key becomes an issue of that key, so the message names it.
  */
 export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const fields: FieldErrors = {}
+  // Field names come from the client's JSON: `__proto__` or `constructor` are fields like any
+  // other. A Map never confuses them with Object.prototype; `fromEntries` then defines them as own
+  // properties (plain assignment to `__proto__` would set the prototype instead).
+  const fields = new Map<string, string[]>()
   for (const { path, message } of issueMessages(issues)) {
     const field = pathOf(path)
-    fields[field] ??= []
-    fields[field].push(message)
+    const messages = fields.get(field)
+    if (messages) messages.push(message)
+    else fields.set(field, [message])
   }
-  return fields
+  return Object.fromEntries(fields)
 }
 
 /** One line naming each failing field and its rule: `subject: must be at most 255 characters`. */

@@ -1,0 +1,164 @@
+/**
+ * Contract §6.6: who may talk to the standalone server. A web page the developer visits can reach
+ * `127.0.0.1` too: by DNS rebinding (its own name now resolves to 127.0.0.1, so the browser sends
+ * the page's `Host`) or by a simple cross-origin request (`text/plain` POST, no preflight). The
+ * Host rule stops the first (a page's name is never one of ours), the Origin rule the second on
+ * the control endpoints, which need no key. Checked before anything is served.
+ */
+import type { IncomingMessage } from 'node:http'
+import { BlockList, isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { ApiError, renderError } from '../routing/errors.js'
+import type { MockResponse } from '../routing/types.js'
+
+/** What {@link createGuard} needs to know about the server. */
+export interface GuardOptions {
+  /** The `host` the server was bound to (`127.0.0.1`, `0.0.0.0`, `::`, a name…). */
+  boundHost: string
+  /** Extra names accepted in `Host` (with or without a port): `--allowed-host`. */
+  allowedHosts?: readonly string[]
+}
+
+/** Refuses a request (the error answer) or lets it through (`undefined`). */
+export type Guard = (req: IncomingMessage, path: string) => MockResponse | undefined
+
+const LOOPBACK = new BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
+// IPv4-mapped loopback (`[::ffff:127.0.0.1]`): the same interface under its IPv6 spelling.
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6')
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', ''])
+
+/**
+ * The host name of a `Host` value, lower-case, without port, brackets or a trailing dot; `null`
+ * when it is not a host at all (`Host: a b`).
+ */
+export function hostName(value: string): string | null {
+  let host = value.trim().toLowerCase()
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']')
+    if (end === -1) return null
+    const rest = host.slice(end + 1)
+    if (rest !== '' && !/^:\d*$/.test(rest)) return null
+    host = host.slice(1, end)
+    return isIP(host) === 6 ? host : null
+  }
+  const colon = host.indexOf(':')
+  if (colon !== -1) {
+    if (!/^\d*$/.test(host.slice(colon + 1))) return null
+    host = host.slice(0, colon)
+  }
+  if (host.endsWith('.')) host = host.slice(0, -1)
+  // A DNS name or an IPv4 address: letters, digits, dots, hyphens, underscores; nothing else.
+  return /^[a-z0-9_.-]+$/.test(host) ? host : null
+}
+
+/** Whether `host` (as {@link hostName} gives it) names this machine's loopback interface (§6.7). */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true
+  const family = isIP(host)
+  if (family === 4) return LOOPBACK.check(host, 'ipv4')
+  if (family === 6) return LOOPBACK.check(host, 'ipv6')
+  return false
+}
+
+/** The addresses of every interface of this machine: "the bound address" of a wildcard bind. */
+function interfaceAddresses(): string[] {
+  const out: string[] = []
+  for (const list of Object.values(networkInterfaces())) {
+    for (const entry of list ?? []) out.push(entry.address.toLowerCase().replace(/%.*$/, ''))
+  }
+  return out
+}
+
+function refuse(status: number, code: 'forbidden_host' | 'cross_origin', message: string): MockResponse {
+  return renderError(new ApiError(status, code, message))
+}
+
+/** Builds the check every request of the standalone server passes before it is served. */
+export function createGuard(options: GuardOptions): Guard {
+  const allowed = new Set<string>()
+  for (const name of options.allowedHosts ?? []) {
+    const host = hostName(name)
+    if (host === null) throw new TypeError(`allowed host ${JSON.stringify(name)} is not a host name`)
+    allowed.add(host)
+  }
+  const bound = hostName(
+    options.boundHost.includes(':') && !options.boundHost.startsWith('[')
+      ? `[${options.boundHost}]`
+      : options.boundHost,
+  )
+  if (bound !== null && WILDCARDS.has(bound)) {
+    // Bound to every interface: each interface's address is the bound address. Read once: an
+    // interface that appears later (a VPN) needs `--allowed-host` or a restart.
+    for (const address of interfaceAddresses()) allowed.add(address)
+  } else if (bound !== null) {
+    allowed.add(bound)
+  }
+
+  // Decisions by raw `Host` value: a server sees a handful of them, and parsing one costs ~2 µs
+  // (BlockList is a native call). Bounded, so that a flood of made-up names grows nothing.
+  const decided = new Map<string, boolean>()
+  const hostAllowed = (header: string): boolean => {
+    let ok = decided.get(header)
+    if (ok === undefined) {
+      const host = hostName(header)
+      ok = host !== null && (isLoopbackHost(host) || allowed.has(host))
+      if (decided.size >= 256) decided.clear()
+      decided.set(header, ok)
+    }
+    return ok
+  }
+
+  return (req, path) => {
+    const header = req.headers.host
+    if (header === undefined) {
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed. HTTP/1.0 may omit it: no browser does.
+      if (req.httpVersion !== '1.0' && req.httpVersion !== '0.9')
+        return renderError(new ApiError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header'))
+    } else if (!hostAllowed(header)) {
+      const host = hostName(header)
+      const shown = header.length > 100 ? `${header.slice(0, 100)}…` : header
+      return refuse(
+        403,
+        'forbidden_host',
+        `the Host ${JSON.stringify(shown)} is not this server's: use localhost, 127.0.0.1 or [::1], or start the mock with --allowed-host ${host ?? 'NAME'} (DNS-rebinding protection)`,
+      )
+    }
+    if (path === '/__mock' || path.startsWith('/__mock/')) {
+      const origin = req.headers.origin
+      if (origin !== undefined && !sameOrigin(origin, header)) {
+        return refuse(
+          403,
+          'cross_origin',
+          `the control endpoints answer pages of their own origin only; this request came from ${JSON.stringify(origin.slice(0, 100))}`,
+        )
+      }
+      if (req.headers['sec-fetch-site'] === 'cross-site') {
+        return refuse(
+          403,
+          'cross_origin',
+          'the control endpoints answer pages of their own origin only; this request came from another site',
+        )
+      }
+    }
+    return undefined
+  }
+}
+
+/**
+ * Whether `origin` is this request's own: `http://{Host}` (default port spelled or not), or
+ * `https://{Host}` for a page served through a TLS-terminating proxy under an allowed name.
+ */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false
+  try {
+    const from = new URL(origin)
+    if (from.protocol === 'https:') return from.host === new URL(`https://${host}`).host
+    return from.protocol === 'http:' && from.host === new URL(`http://${host}`).host
+  } catch {
+    // `Origin: null` (sandboxed frames, file: pages) and anything unparsable.
+    return false
+  }
+}
