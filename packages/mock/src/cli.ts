@@ -29,7 +29,7 @@ Options:
                         file records the seed it was created from
   --adopt-seed          with --state and --seed: keep the file's state but make reset go to this
                         --seed from now on (without it, a --seed other than the recorded one is refused)
-  --insecure-webhooks   let general webhooks target http:// and loopback or private hosts
+  --insecure-webhooks   let webhooks target loopback or private hosts (and general ones http://)
   --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
   --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
                         container name); other than loopback names and the bound address, any Host

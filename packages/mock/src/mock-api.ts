@@ -37,7 +37,10 @@ export interface MockApiOptions {
   seed?: SeedInput
   /** Where the mock answers; default `https://api.reseller.test`. The API is below `{baseUrl}/api/v1`. */
   baseUrl?: string
-  /** General webhooks may target `http://` and loopback or private hosts (local receivers). */
+  /**
+   * Webhooks may target loopback and private hosts, and general ones `http://` (local receivers).
+   * Without it, only public hosts (see `docs/running-the-mock.md#webhooks`).
+   */
   insecureWebhooks?: boolean
   /**
    * Seed of the mock's id generator: ticket uuids, service ids, webhook secrets and delivery ids

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi } from '../src/node.js'
 import type { RunningServer } from '../src/server/listen.js'
-import { refusePrivateResolution } from '../src/server/standalone.js'
 
 let mock: MockApi
 let server: RunningServer
@@ -89,14 +88,5 @@ describe('mock.listen(): the standalone server answers like mock.fetch', () => {
     await first.text()
     expect(first.headers.get('connection')).toBe('keep-alive')
     expect(first.headers.get('keep-alive')).toMatch(/timeout=\d+/)
-  })
-})
-
-describe('refusePrivateResolution (the standalone server’s delivery-time check)', () => {
-  it('refuses a name that resolves to a loopback address and passes IP literals (judged by the URL schema)', async () => {
-    expect(await refusePrivateResolution(new URL('https://localhost/hook'))).toMatch(
-      /^target refused: localhost resolves to (127\.0\.0\.1|::1), a private address$/,
-    )
-    expect(await refusePrivateResolution(new URL('https://93.184.215.14/hook'))).toBeNull()
   })
 })

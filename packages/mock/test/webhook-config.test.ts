@@ -9,8 +9,29 @@ describe('reseller webhook', () => {
     expect(envelope(ResellerWebhook).parse(answer.body).data).toEqual({ url: null, has_secret: false })
   })
 
-  test('PUT sets url and secret; the secret is never returned', async () => {
+  test('without insecureWebhooks a local URL is refused (422 on url, nothing stored); http:// on a public host is not', async () => {
     const mock = newMock()
+    for (const url of [
+      'http://localhost:9000/hook',
+      'http://127.0.0.1:22/',
+      'https://[::127.0.0.1]/',
+      'http://10.0.0.1/',
+    ]) {
+      const answer = await call(mock, 'PUT', '/reseller/webhook', { body: { url, secret: 's' } })
+      expectError(answer, 422, 'validation_error')
+      expect(answer.body.error.fields.url[0], url).toMatch(
+        /^must point to a public host: .*--insecure-webhooks/,
+      )
+    }
+    expect((await call(mock, 'GET', '/reseller/webhook')).body.data).toEqual({ url: null, has_secret: false })
+    const put = await call(mock, 'PUT', '/reseller/webhook', {
+      body: { url: 'http://hooks.example.com/x', secret: 's' },
+    })
+    expect(put.status).toBe(200)
+  })
+
+  test('PUT sets url and secret; the secret is never returned', async () => {
+    const mock = newMock(undefined, { insecureWebhooks: true })
     const put = await call(mock, 'PUT', '/reseller/webhook', {
       body: { url: 'http://localhost:9000/hook', secret: 's3cret-value' },
     })

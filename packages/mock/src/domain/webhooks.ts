@@ -2,13 +2,15 @@
  * General webhooks (`POST /webhooks`): creation with a generated secret, lookup for the routes of
  * the delivery side. The secret is returned once, by the creation answer.
  */
-import { HttpUrl, SecureWebhookUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
+import { HttpUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'
 import type { MockRandom } from '../state/random.js'
+import { RETENTION_LIMITS } from '../state/retention.js'
 import type { WebhookRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
+import { targetProblem } from '../webhooks/target-policy.js'
 
 /** A new webhook secret: `whsec_` and 32 lower-case hex digits from the mock's seeded generator. */
 export function generateWebhookSecret(random: MockRandom): string {
@@ -31,14 +33,26 @@ export function findWebhook(store: Store, caller: Caller, id: string): WebhookRo
 }
 
 /**
- * Creates a general webhook. Unless the mock runs with `insecureWebhooks`, the URL must pass the
- * SDK's `SecureWebhookUrl` (HTTPS, public host); with it, any `http(s)://` URL (the SDK's `HttpUrl`).
- * 422 `validation_error` on `url` otherwise.
+ * Creates a general webhook. Unless the mock runs with `insecureWebhooks`, the URL must be HTTPS on
+ * a public host (`webhooks/target-policy.ts`); with it, any `http(s)://` URL (the SDK's `HttpUrl`).
+ * 422 `validation_error` on `url` otherwise; 422 `quota_exceeded` once the reseller has
+ * {@link RETENTION_LIMITS.webhooksPerReseller} general webhooks.
  */
 export function createWebhook(mock: MockContext, caller: Caller, body: WebhookCreateBody): WebhookRow {
-  const check = validate(mock.insecureWebhooks ? HttpUrl : SecureWebhookUrl, body.url)
-  if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
+  if (mock.insecureWebhooks) {
+    const check = validate(HttpUrl, body.url)
+    if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
+  } else {
+    const problem = targetProblem(body.url)
+    if (problem) throw errors.field('url', problem)
+  }
   const { store } = mock
+  const limit = RETENTION_LIMITS.webhooksPerReseller
+  if (store.webhooks.group('reseller', caller.reseller.id).length >= limit) {
+    throw errors.limitReached(
+      `a reseller may have at most ${limit} general webhooks, and this one has ${limit}`,
+    )
+  }
   return store.webhooks.insert({
     id: nextWebhookId(store),
     reseller_id: caller.reseller.id,

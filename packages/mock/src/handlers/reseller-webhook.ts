@@ -12,9 +12,6 @@ export const resellerWebhookRoutes: Route[] = [
   ),
   // Sandbox keys may not change the configuration: a sandbox call never changes state.
   route('PUT', PATH, { scope: 'reseller:webhooks', sandbox: 'refuse' }, (call) =>
-    data(
-      ResellerWebhook,
-      setResellerWebhook(call.mock.store, call.caller, call.body(ResellerWebhookUpdateBody)),
-    ),
+    data(ResellerWebhook, setResellerWebhook(call.mock, call.caller, call.body(ResellerWebhookUpdateBody))),
   ),
 ]

@@ -60,6 +60,8 @@ export const errors = {
     new ApiError(503, 'whm_unavailable', 'the WHM server is not reachable; try again later'),
   quotaExceeded: (limit: number) =>
     new ApiError(422, 'quota_exceeded', `the WHM plan allows ${limit} accounts and all are in use`),
+  /** A mock limit on stored things (general webhooks per reseller): the spec's nearest code. */
+  limitReached: (message: string) => new ApiError(422, 'quota_exceeded', message),
   domainTaken: (domain: string) =>
     new ApiError(422, 'domain_taken', `the domain ${domain} is already used by another cPanel account`),
   insufficientFunds: (price: number, balance: number) =>

@@ -2,15 +2,13 @@
  * The standalone mock: a mock served over `node:http`, optionally backed by a state file that every
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
-import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
-import { isPrivateHost } from '@reseller-api/sdk'
 import { internalsOf } from '../internal.js'
 import { createMockApi, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import type { StoreChange } from '../state/changes.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
+import { publicFetch } from './public-fetch.js'
 import {
   createStateLog,
   cutStateFile,
@@ -46,7 +44,7 @@ export interface StandaloneOptions {
    * snapshot's size (default 1) and `minBytes` (default 1 MiB). For tests and tuning.
    */
   compaction?: { ratio?: number; minBytes?: number }
-  /** General webhooks may target `http://` and loopback or private hosts. */
+  /** Webhooks may target loopback and private hosts, and general ones `http://`; deliveries then use the global `fetch`. */
   insecureWebhooks?: boolean
   /** API requests the journal keeps (default 1,000; `0` turns it off). */
   journalLimit?: number
@@ -83,24 +81,6 @@ export interface Standalone {
   keys(): KeyInfo[]
   /** Stops serving, drops scheduled deliveries (they stay in the state file) and waits for the last write. */
   close(): Promise<void>
-}
-
-/**
- * Refuses a general webhook host name that resolves to a loopback, private or link-local address.
- * Names that do not resolve pass (the attempt then fails with the DNS error). The address is looked
- * up again by the delivery itself, so a name that changes its answer in between (DNS rebinding) is
- * not caught: this is a mock for development, not a security boundary.
- */
-export async function refusePrivateResolution(url: URL): Promise<string | null> {
-  const host = url.hostname.replace(/^\[|\]$/g, '')
-  if (isIP(host)) return null
-  try {
-    const addresses = await lookup(host, { all: true })
-    const hit = addresses.find((a) => isPrivateHost(a.address))
-    return hit ? `target refused: ${host} resolves to ${hit.address}, a private address` : null
-  } catch {
-    return null
-  }
 }
 
 /** JSON with object keys sorted: two seeds are the same when their canonical forms are. */
@@ -193,7 +173,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   dispatcher.configure({
     // No MSW runs in this process: never add its bypass mark.
     bypassMsw: false,
-    checkTarget: options.insecureWebhooks ? undefined : refusePrivateResolution,
+    // Names are judged by the address each delivery's socket connects to (see public-fetch.ts).
+    fetch: options.insecureWebhooks ? undefined : publicFetch,
     // An attempt changed a delivery outside any request: its record is queued; write it now.
     onChange: () => {
       persist()?.catch((error: Error) =>

@@ -7,6 +7,7 @@
  */
 import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk'
 import { withUtcOffset } from './clock.js'
+import { pruneEvents } from './retention.js'
 import type { EventRow, EventStyle } from './schemas.js'
 import type { Store } from './store.js'
 import { StoreError } from './table.js'
@@ -59,6 +60,8 @@ export function createOutbox(store: Store): Outbox {
         payload,
         created_at,
       })
+      // Bounded outbox: the reseller's oldest events beyond the limit go, in the same transaction.
+      pruneEvents(store, input.resellerId)
       store.afterCommit(() => {
         for (const listener of listeners) {
           try {

@@ -11,6 +11,7 @@
  */
 import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
 import type { Clock } from './clock.js'
+import { deliveryOwnerKey } from './retention.js'
 import {
   AccountRow,
   ApiKeyRow,
@@ -88,7 +89,8 @@ function createTables(host: TableHost) {
       groups: { reseller: (r) => r.reseller_id },
     }),
     deliveries: new Table('deliveries', DeliveryRow, (r) => r.delivery_id, host, {
-      groups: { webhook: (r) => r.webhook_id },
+      // `owner` (reseller and webhook) bounds the history per webhook: `state/retention.ts`.
+      groups: { webhook: (r) => r.webhook_id, owner: deliveryOwnerKey },
     }),
     /** The event outbox, oldest first; see `state/events.ts`. */
     events: new Table('events', EventRow, (r) => r.id, host, { groups: { reseller: (r) => r.reseller_id } }),

@@ -241,11 +241,13 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       const k = key(row)
       const list = map.get(k)
       if (!list) continue
-      // The oldest row goes first (pruning, retention): shift() is O(1) in V8, no scan.
+      // Retention drops the oldest row of a group: find it at the front without a scan.
       const at = list[0] === row ? 0 : list.lastIndexOf(row)
-      if (at === 0) list.shift()
-      else if (at !== -1) list.splice(at, 1)
-      if (at !== -1) positions.set(index, at)
+      if (at !== -1) {
+        if (at === 0) list.shift()
+        else list.splice(at, 1)
+        positions.set(index, at)
+      }
       if (list.length === 0) map.delete(k)
     }
     return positions

@@ -1,9 +1,9 @@
-import { SecureWebhookUrl } from '@reseller-api/sdk'
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import { type Clock, toTimestampMicros } from '../state/clock.js'
 import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from '../state/random.js'
 import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
+import { targetProblem } from './target-policy.js'
 
 /**
  * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.
@@ -68,7 +68,7 @@ export interface OutboxEvent {
 export interface DispatcherOptions {
   clock: Clock
   store: DeliveryStore
-  /** Allow general webhooks on `http://` and on loopback or private hosts. */
+  /** Allow webhooks on loopback or private hosts, and general webhooks on `http://`. */
   insecureWebhooks?: boolean
   /**
    * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
@@ -87,8 +87,8 @@ export interface DispatcherOptions {
   /** Delivery ids; default `dlv_` + 32 hex digits of a generator seeded with the default seed. */
   newId?: () => string
   /**
-   * Extra check of a general webhook target before each attempt, e.g. that its host name does not
-   * resolve to a private address. Resolves an error message to refuse the attempt, or `null`.
+   * Extra check of a target before each attempt (not made with `insecureWebhooks`), after the
+   * address policy of `target-policy.ts`. Resolves an error message to refuse the attempt, or `null`.
    */
   checkTarget?: (url: URL) => Promise<string | null>
   /** Called after each attempt changed a record outside any request: the state file's write-through. */
@@ -115,7 +115,10 @@ export interface Dispatcher {
    * schedule. The original record is left as it is. `undefined` for an unknown delivery id.
    */
   redeliver(deliveryId: string): Promise<DeliveryRecord | undefined>
-  /** Sends `payload` once to `target` and reports how it went; no record, no retry (the reseller test endpoint). */
+  /**
+   * Sends `payload` once to the reseller webhook `target` and reports how it went; no record, no
+   * retry (the reseller test endpoint). The target is checked as for any reseller delivery.
+   */
   sendOnce(target: DeliveryTarget, event: string, payload: unknown): Promise<AttemptResult>
   /** Forgets every scheduled attempt and schedules them again from the records (after a reset or a restore). */
   resume(): void
@@ -151,12 +154,30 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       { fetch: fetchImpl, timeoutMs, bypass: markBypass },
     )
 
-  /** Why a general webhook target may not be used now, or `null`. */
-  const refuseTarget = async (url: string): Promise<string | null> => {
+  /**
+   * Why a target may not be used now, or `null`: the creation rule again (a URL stored by a seed, a
+   * state file or an insecure run is judged too), then the owner's `checkTarget`. The reseller
+   * webhook may use `http://`. A refused target is never connected to, so no answer tells closed
+   * ports from open ones.
+   */
+  const refuseTarget = async (url: string, style: DeliveryStyle): Promise<string | null> => {
     if (options.insecureWebhooks) return null
-    const checked = SecureWebhookUrl.safeParse(url)
-    if (!checked.success) return `target refused: ${checked.error.issues[0]?.message ?? 'not allowed'}`
+    const problem = targetProblem(url, { requireHttps: style === 'general' })
+    if (problem) return `target refused: url ${problem}`
     return options.checkTarget ? options.checkTarget(new URL(url)) : null
+  }
+
+  /** Sends unless the target is refused; a refusal is a failed attempt that made no connection. */
+  const sendChecked = async (
+    target: DeliveryTarget,
+    style: DeliveryStyle,
+    deliveryId: string,
+    event: string,
+    body: string,
+  ): Promise<AttemptResult> => {
+    const refused = await refuseTarget(target.url, style)
+    if (refused) return { ok: false, httpStatus: null, error: refused, durationMs: 0 }
+    return send(target, deliveryId, event, body)
   }
 
   const isReseller = (record: DeliveryRecord) => record.webhook_id === RESELLER_WEBHOOK_ID
@@ -176,10 +197,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (!target) {
       result = { ok: false, httpStatus: null, error: 'webhook no longer configured', durationMs: 0 }
     } else {
-      const refused = isReseller(record) ? null : await refuseTarget(target.url)
-      result = refused
-        ? { ok: false, httpStatus: null, error: refused, durationMs: 0 }
-        : await send(target, record.delivery_id, record.event, record.payload)
+      const style = isReseller(record) ? 'reseller' : 'general'
+      result = await sendChecked(target, style, record.delivery_id, record.event, record.payload)
     }
     if (gen !== generation || !store.getDelivery(deliveryId)) return
     const attempts = record.attempts + 1
@@ -286,7 +305,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
 
     sendOnce(target, event, payload) {
-      return send(target, newId(), event, JSON.stringify(payload))
+      return sendChecked(target, 'reseller', newId(), event, JSON.stringify(payload))
     },
 
     resume() {

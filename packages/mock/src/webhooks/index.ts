@@ -3,6 +3,7 @@
  * reset with the state, reading and writing delivery rows in the store.
  */
 import type { MockContext } from '../context.js'
+import { pruneDeliveries } from '../state/retention.js'
 import type { Store } from '../state/store.js'
 import {
   createDispatcher,
@@ -15,7 +16,7 @@ import {
 /** Options a mock's owner may change after creation (the standalone server does). */
 export type DispatcherSettings = Pick<
   DispatcherOptions,
-  'bypassMsw' | 'checkTarget' | 'onChange' | 'timeoutMs'
+  'bypassMsw' | 'checkTarget' | 'fetch' | 'onChange' | 'timeoutMs'
 >
 
 /** A dispatcher bound to a mock's context. */
@@ -29,10 +30,16 @@ const dispatchers = new WeakMap<MockContext, MockDispatcher>()
 /** The {@link DeliveryStore} view of a mock's store. */
 export function deliveryStoreOf(store: Store): DeliveryStore {
   return {
-    insertDelivery: (record) => void store.deliveries.insert(record),
+    // Each write may finish a delivery or add one: the webhook's history is pruned to its limit.
+    insertDelivery(record) {
+      store.deliveries.insert(record)
+      pruneDeliveries(store, record)
+    },
     updateDelivery(id, patch) {
       const row = store.deliveries.get(id)
-      if (row) store.deliveries.update(row, patch)
+      if (!row) return
+      store.deliveries.update(row, patch)
+      if (row.next_attempt_at === null) pruneDeliveries(store, row)
     },
     getDelivery: (id) => store.deliveries.get(id),
     pendingDeliveries: () => Array.from(store.deliveries.all()).filter((d) => d.next_attempt_at !== null),
@@ -83,7 +90,7 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
     idle: () => dispatcher.idle(),
     stop: () => dispatcher.stop(),
     configure(next) {
-      const rebuild = next.bypassMsw !== undefined || next.timeoutMs !== undefined
+      const rebuild = next.bypassMsw !== undefined || next.timeoutMs !== undefined || next.fetch !== undefined
       Object.assign(settings, next)
       if (rebuild) {
         // Fetch settings are fixed per dispatcher: swap in a new one over the same rows.

@@ -128,7 +128,7 @@ export class NoResellerServiceError extends UnprocessableEntityError {
   override readonly name = 'NoResellerServiceError'
 }
 
-/** 422 `quota_exceeded`: the WHM plan's account limit is reached. */
+/** 422 `quota_exceeded`: the WHM plan's account limit is reached (the mock also answers it for its cap of 100 general webhooks per reseller). */
 export class QuotaExceededError extends UnprocessableEntityError {
   override readonly name = 'QuotaExceededError'
 }

@@ -3,58 +3,11 @@ import { Count, TimestampMicros } from './common.js'
 import { GENERAL_EVENTS } from './event-envelope.js'
 import { GeneralEventName } from './events.js'
 
-/** Any URL that parses; where it may point is judged by the server (see {@link SecureWebhookUrl}). */
+/**
+ * Any URL that parses. Where it may point (HTTPS, a public host) is judged by the server alone: the
+ * mock's `insecureWebhooks` accepts local `http://` receivers.
+ */
 export const WebhookUrl = z.url({ error: 'must be a valid URL' })
-
-/** Whether a host name or IP literal names this machine or a private, link-local or reserved network. */
-export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '')
-  if (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host.endsWith('.local') ||
-    host.endsWith('.internal')
-  ) {
-    return true
-  }
-  const v4 = host.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/)
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    )
-  }
-  if (host.includes(':')) {
-    return (
-      host === '::' ||
-      host === '::1' ||
-      host.startsWith('fc') ||
-      host.startsWith('fd') ||
-      host.startsWith('fe80') ||
-      host.startsWith('::ffff:')
-    )
-  }
-  return !host.includes('.')
-}
-
-/** A general webhook target as the service requires it: HTTPS, on a public host (spec §2.11, §8). */
-export const SecureWebhookUrl = WebhookUrl.check(
-  z.refine((url) => url.startsWith('https://'), 'must be an https:// URL: HTTP is refused'),
-  z.refine((url) => {
-    try {
-      return !isPrivateHost(new URL(url).hostname)
-    } catch {
-      return false
-    }
-  }, 'must point to a public host: loopback, private and link-local addresses are refused'),
-)
 
 /** Body of `POST /webhooks`. */
 export const WebhookCreateBody = z.strictObject({

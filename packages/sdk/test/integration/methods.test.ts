@@ -362,7 +362,7 @@ describe('webhooks', () => {
   it('resellerWebhook: get, update (the secret never comes back), test delivers a signed event', async () => {
     const receiver = await startReceiver(200)
     receivers.push(receiver)
-    const api = sdk(newMock())
+    const api = sdk(newMock(undefined, { insecureWebhooks: true }))
     expect(await api.resellerWebhook.get()).toEqual({ url: null, has_secret: false })
 
     const secret = 'reseller-secret-123'
@@ -386,7 +386,7 @@ describe('webhooks', () => {
   it('resellerWebhook.test reports a receiver that refuses', async () => {
     const receiver = await startReceiver(500)
     receivers.push(receiver)
-    const api = sdk(newMock())
+    const api = sdk(newMock(undefined, { insecureWebhooks: true }))
     await api.resellerWebhook.update({ url: receiver.url, secret: 's' })
     const result = await api.resellerWebhook.test()
     expect(result).toMatchObject({ url: receiver.url, status_code: 500, delivered: false })

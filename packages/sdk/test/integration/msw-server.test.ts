@@ -16,7 +16,8 @@ import {
 import { SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/index.js'
 import { expectApiError, integrationSeed, KEYS, startReceiver } from './helpers.js'
 
-const mock = createMockApi({ seed: integrationSeed() })
+// Insecure webhooks: the receiver below listens on this machine.
+const mock = createMockApi({ seed: integrationSeed(), insecureWebhooks: true })
 const server = setupServer(...mock.handlers)
 
 /** No custom fetch: requests go through the global fetch that MSW intercepts. */

@@ -1,0 +1,249 @@
+// Memory of a long-running standalone mock (issue 13): the built `reseller-mock` CLI in a child
+// process (in memory, `--insecure-webhooks`, no request log) under a mixed load: ticket creates and
+// replies, sandbox and live provisioning (live until the WHM quota is full), general webhook
+// creates (until the cap of 100), emitted events, webhook tests, and reads. Events are delivered to
+// a receiver in this process. RSS of the server is read after a full GC at 50k and at 100k
+// requests; once the retention limits are reached (events per reseller, deliveries per webhook,
+// webhooks per reseller, the request journal), the ratio 100k / 50k stays <= 1.10.
+//
+// What still grows, by design: tickets and their messages (the user's own data, never pruned). They
+// are a small share of the mix here, and the count is printed beside the figures.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { Agent, createServer, request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const TOTAL = Number(process.env.BENCH_MEMORY_REQUESTS ?? 100_000)
+const HALF = TOTAL / 2
+const CONCURRENCY = 16
+const LIVE = 'svc_live_memory'
+const SANDBOX = 'svc_test_memory'
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+
+// The receiver of every delivery: answers at once.
+let delivered = 0
+const receiver = createServer({ keepAlive: true }, (req, res) => {
+  req.resume()
+  req.on('end', () => {
+    delivered++
+    res.writeHead(204).end()
+  })
+})
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`
+
+const dir = mkdtempSync(join(tmpdir(), 'reseller-mock-memory-'))
+const seedPath = join(dir, 'seed.json')
+writeFileSync(
+  seedPath,
+  JSON.stringify({
+    domain_price: 10,
+    resellers: [
+      {
+        id: 1,
+        name: 'Memory Hosting',
+        wallet_balance: 1000,
+        whm: { status: 'online', accounts_limit: 50 },
+        packages: [{ name: 'starter', quota: 1000 }],
+        clients: [{ id: 501, name: 'One', email: 'one@example.com' }],
+        api_keys: [
+          { key: LIVE, scopes: ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] },
+          {
+            key: SANDBOX,
+            scopes: ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'],
+          },
+        ],
+        webhook: { url: hookUrl, secret: 'reseller-secret' },
+      },
+    ],
+  }),
+)
+
+// The server reports its RSS when it gets SIGUSR2 (a preload; the CLI is untouched), after V8's
+// "last resort" full GC, the one it runs before giving up on memory: it also shrinks the young
+// generation and gives pooled pages back, so RSS shows what is live rather than how large the
+// heap happened to grow under load.
+const preload = `data:text/javascript,${encodeURIComponent(
+  "const full = () => globalThis.gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }); process.on('SIGUSR2', () => { full(); setTimeout(() => { full(); const m = process.memoryUsage(); process.stdout.write('rss ' + m.rss + ' heap ' + m.heapUsed + ' ' + JSON.stringify(m) + '\\n') }, 1000) })",
+)}`
+const child = spawn(
+  process.execPath,
+  [
+    '--expose-gc',
+    '--import',
+    preload,
+    cli,
+    '--port',
+    '0',
+    '--seed',
+    seedPath,
+    '--insecure-webhooks',
+    '--quiet',
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+)
+const lines = createInterface({ input: child.stdout })
+const waiters = []
+lines.on('line', (line) => {
+  const waiter = waiters.find((w) => w.test.test(line))
+  if (waiter) {
+    waiters.splice(waiters.indexOf(waiter), 1)
+    waiter.resolve(line)
+  }
+})
+const nextLine = (test) => new Promise((resolve) => waiters.push({ test, resolve }))
+const base = (await nextLine(/http:\/\/\S+/)).match(/http:\/\/[^\s/]+/)[0]
+
+const headers = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
+let lastTicket
+let serial = 0
+const counts = {}
+
+/** One request of the mix, chosen by its number. */
+function request(n) {
+  const op = n % 20
+  const json = (method, path, body, key = LIVE) => ({ method, path, body, key })
+  switch (op) {
+    case 0:
+      // Tickets and replies are kept for good: one of each per 40 requests.
+      if (n % 40 !== 0) return json('GET', '/api/v1/support/tickets?page=2')
+      return json('POST', '/api/v1/support/tickets', {
+        subject: `Ticket ${n}`,
+        department: 'technical',
+        message: `Message of ticket ${n}`,
+      })
+    case 1:
+      return lastTicket && n % 40 === 1
+        ? json('POST', `/api/v1/support/tickets/${lastTicket}/messages`, { message: `Reply ${n}` })
+        : json('GET', '/api/v1/support/tickets?page=1')
+    case 2:
+    case 7:
+    case 12:
+      return json(
+        'POST',
+        '/api/v1/reseller/clients/501/hosting',
+        { domain: `sb${n}.example`, whm_package: 'starter' },
+        SANDBOX,
+      )
+    case 3:
+      return json('POST', '/api/v1/reseller/clients/501/hosting', {
+        domain: `live${n}.example`,
+        whm_package: 'starter',
+      })
+    case 4:
+      // Until the cap: the first two get the frequent events, the rest one never emitted here (a
+      // webhook that gets a few deliveries now and then would still be filling its history).
+      serial++
+      return json('POST', '/api/v1/webhooks', {
+        url: hookUrl,
+        events: serial <= 2 ? ['ticket.created', 'payment.failed'] : ['domain.renewed'],
+      })
+    case 5:
+    case 15:
+      return json('POST', '/__mock/events', { reseller_id: 1, event: 'payment.failed' })
+    case 6:
+      return json('POST', '/api/v1/webhooks/wh_1/test', { event: 'test' })
+    case 8:
+      return json('GET', '/api/v1/webhooks/wh_1/deliveries?page=3')
+    case 9:
+      return json('GET', '/api/v1/reseller/whm/accounts')
+    case 10:
+      return lastTicket
+        ? json('GET', `/api/v1/support/tickets/${lastTicket}`)
+        : json('GET', '/api/v1/reseller/whm/usage')
+    case 11:
+      return json('GET', '/api/v1/reseller/webhook')
+    default:
+      return json('GET', `/api/v1/support/tickets?page=${1 + (n % 5)}`)
+  }
+}
+
+/** One request over a keep-alive connection; resolves `{ status, text }`. */
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+function send(method, path, body, key) {
+  const payload = body === undefined ? undefined : JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: { ...headers(key), ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        const chunks = []
+        res.on('data', (chunk) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }))
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+let sent = 0
+async function drive(until) {
+  const worker = async () => {
+    while (sent < until) {
+      const n = sent++
+      const { method, path, body, key } = request(n)
+      const { status, text } = await send(method, path, body, key)
+      counts[status] = (counts[status] ?? 0) + 1
+      if (status === 404 || status >= 500) throw new Error(`${method} ${path} answered ${status}: ${text}`)
+      if (n % 40 === 0 && status === 201) {
+        lastTicket = JSON.parse(text).data.ticket_id
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+}
+
+async function measure() {
+  // Let the deliveries of the last events land first.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const line = nextLine(/^rss /)
+  child.kill('SIGUSR2')
+  const got = await line
+  if (process.env.BENCH_VERBOSE) console.log(got)
+  const [, rss, , heap] = got.split(' ')
+  const state = JSON.parse((await send('GET', '/__mock/state')).text)
+  const rows = Object.fromEntries(
+    Object.entries(state.data.tables).map(([name, list]) => [name, list.length]),
+  )
+  return { rss: Number(rss), heap: Number(heap), rows }
+}
+
+const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`
+const started = performance.now()
+await drive(HALF)
+const half = await measure()
+await drive(TOTAL)
+const full = await measure()
+const seconds = ((performance.now() - started) / 1000).toFixed(1)
+
+child.kill('SIGTERM')
+await new Promise((resolve) => child.once('exit', resolve))
+agent.destroy()
+receiver.closeAllConnections()
+receiver.close()
+rmSync(dir, { recursive: true, force: true })
+
+const show = ({ rows }) =>
+  `events ${rows.events}, deliveries ${rows.deliveries}, webhooks ${rows.webhooks}, tickets ${rows.tickets}, messages ${rows.messages}`
+console.log(
+  `${TOTAL} mixed requests in ${seconds} s, ${delivered} deliveries received; answers ${JSON.stringify(counts)}`,
+)
+console.log(
+  `at ${HALF}:  rss ${mb(half.rss).padStart(9)}  heap ${mb(half.heap).padStart(9)}  (${show(half)})`,
+)
+console.log(
+  `at ${TOTAL}: rss ${mb(full.rss).padStart(9)}  heap ${mb(full.heap).padStart(9)}  (${show(full)})`,
+)
+const ratio = full.rss / half.rss
+console.log(
+  `ratio rss ${TOTAL / 1000}k/${HALF / 1000}k ${ratio.toFixed(3).padStart(7)}   (target <= 1.10) ${ratio <= 1.1 ? 'ok' : 'ABOVE TARGET'}`,
+)
+process.exit(0)
