@@ -4,11 +4,11 @@
  */
 import { createFaultRegistry, type FaultRegistry, type RouteTemplate } from './faults/registry.js'
 import { createJournal, type Journal } from './journal/journal.js'
-import { applySeed, resolveSeed } from './seed/apply.js'
+import { loadSeed, prepareSeed } from './seed/prepared.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
 import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
-import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from './state/random.js'
+import { createRandom, DEFAULT_RANDOM_SEED, type MockRandom } from './state/random.js'
 import type { EventRow } from './state/schemas.js'
 import { createStore, type Store } from './state/store.js'
 
@@ -21,7 +21,7 @@ export interface MockContext {
   readonly store: Store
   /** Ids and secrets made while the mock runs (ticket uuids, webhook secrets, delivery ids): seeded, reproducible. */
   readonly random: MockRandom
-  /** The parsed seed that `reset()` returns to. */
+  /** The parsed seed that `reset()` returns to (uuids and secrets filled in; frozen). */
   readonly seed: Seed
   /** The request journal (contract §6.1). */
   readonly journal: Journal
@@ -44,7 +44,8 @@ export interface ContextOptions {
   baseUrl: string
   insecureWebhooks: boolean
   clock: Clock
-  seed: Seed
+  /** The seed (contract §4 format), parsed here: throws `SeedError` on a bad one. */
+  seed: unknown
   /** Seed of the mock's id generator (`createMockApi({ randomSeed })`); default {@link DEFAULT_RANDOM_SEED}. */
   randomSeed?: string | number
   /** Entries the request journal keeps; default 1,000, `0` turns it off. */
@@ -62,10 +63,11 @@ export function createContext(options: ContextOptions): MockContext {
   // Draws made while the mock runs count in the store (snapshot, undo); the seed's own draws are a
   // separate stream, so a reset (which clears the counters) never hands out a seeded uuid again.
   const random = createRandom(randomSeed, 'run', () => store.nextId('random'))
-  // The seed is applied again on reset with the same uuids, secrets and timestamps.
-  const seed = resolveSeed(options.seed, createRandom(randomSeed, 'seed', localCounter()))
+  // Parsed and resolved once per seed object and randomSeed (its uuids and secrets are a separate
+  // stream); loaded again on reset with the same uuids, secrets and timestamps.
+  const seed = prepareSeed(options.seed, randomSeed)
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
-  applySeed(store, seed, seededAt)
+  loadSeed(store, seed, seededAt)
   const journal = createJournal(options.journalLimit)
   const faults = createFaultRegistry(options.routes ?? [])
   return {
@@ -74,14 +76,13 @@ export function createContext(options: ContextOptions): MockContext {
     clock: options.clock,
     store,
     random,
-    seed: options.seed,
+    seed: seed.seed,
     journal,
     faults,
     emit: outbox.emit,
     onEvent: outbox.onEvent,
     reset() {
-      store.clear()
-      applySeed(store, seed, seededAt)
+      loadSeed(store, seed, seededAt)
       journal.clear()
       faults.clear()
       for (const listener of resetListeners) listener()

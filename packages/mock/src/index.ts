@@ -37,3 +37,12 @@ export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
 export type { ListenOptions, RunningServer } from './server/listen.js'
 export type { Clock, ClockState } from './state/clock.js'
+export type {
+  DbFindManyOptions,
+  DbOrderBy,
+  DbQuery,
+  DbRecord,
+  DbTable,
+  MockDb,
+  MockDbRow,
+} from './state/db.js'

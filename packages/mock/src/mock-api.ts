@@ -21,9 +21,10 @@ import { createFetch } from './routing/fetch.js'
 import { createMswHandlers } from './routing/msw.js'
 import type { MockHandler } from './routing/types.js'
 import { demoSeed } from './seed/demo.js'
-import { parseSeed, type SeedInput } from './seed/schema.js'
+import type { SeedInput } from './seed/schema.js'
 import type { ListenOptions, RunningServer } from './server/listen.js'
 import { type Clock, createClock } from './state/clock.js'
+import { createDb, type MockDb } from './state/db.js'
 import { DEFAULT_RANDOM_SEED } from './state/random.js'
 import { attachDispatcher } from './webhooks/index.js'
 
@@ -66,6 +67,17 @@ export interface MockApi {
   readonly clock: Clock
   /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
   readonly handle: MockHandler
+  /**
+   * The mock's tables, for questions in tests, in `@msw/data`'s query language over the records the
+   * mock holds now. Read-only: records come out as frozen copies.
+   *
+   * ```ts
+   * const open = mock.db.tickets.findMany((q) => q.where({ status: 'open', reseller_id: 1 }))
+   * const note = mock.db.messages.findFirst((q) => q.where({ ticket_id: open[0].id, internal: true }))
+   * mock.db.accounts.count((q) => q.where({ status: 'suspended' }))
+   * ```
+   */
+  readonly db: MockDb
   /** The request journal: `mock.requests.list({ method: 'POST' })`, oldest first. */
   readonly requests: MockRequests
   /** Faults for API requests: `mock.faults.add({ respond: { status: 429, retryAfter: 1 }, times: 1 })`. */
@@ -122,13 +134,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 /** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
 export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
-  const seed = parseSeed(options.seed ?? demoSeed)
   const clock = createClock()
   const context = createContext({
     baseUrl: base.href,
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
-    seed,
+    seed: options.seed ?? demoSeed,
     randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
     journalLimit: options.journalLimit,
     routes,
@@ -137,9 +148,19 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
   const dispatcher = attachDispatcher(context)
   const handle = createHandle(routes, context)
   const controls = createControls(handle, context)
+  // Built on first use: a test that only calls `mock.fetch` never pays for MSW handlers or `db`.
+  let handlers: HttpHandler[] | undefined
+  let db: MockDb | undefined
   const mock: MockApi = {
     baseUrl: base.href,
-    handlers: createMswHandlers(routes, base, handle),
+    get handlers() {
+      handlers ??= createMswHandlers(routes, base, handle)
+      return handlers
+    },
+    get db() {
+      db ??= createDb(context.store.tables)
+      return db
+    },
     fetch: createFetch(handle, base),
     clock,
     handle,

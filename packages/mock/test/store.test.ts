@@ -1,4 +1,4 @@
-// The store: indexes, transactions, @msw/data collections holding the live rows, snapshot/restore, timestamps.
+// The store: indexes, transactions, snapshot/restore, timestamps.
 import { describe, expect, test, vi } from 'vitest'
 import { createClock } from '../src/state/clock.js'
 import { createOutbox } from '../src/state/events.js'
@@ -55,20 +55,18 @@ describe('tables', () => {
     expect(row.disk_used_mb).toBe(1)
   })
 
-  test('the @msw/data collection holds the very same row objects, and follows deletes', async () => {
+  test('deleting the oldest row of a group keeps the group in order; a rolled-back delete puts it back', () => {
     const store = createStore(fixedClock())
-    const a = store.accounts.insert(account('alpha', 'alpha.example'))
-    const b = store.accounts.insert(account('beta', 'beta.example'))
-    store.accounts.delete(b) // deleted before the collection finished storing it
-    await store.settled()
-    expect(store.accounts.collection.all()).toEqual([a])
-    expect(store.accounts.collection.all()[0]).toBe(a)
-    store.accounts.update(a, { status: 'suspended' })
-    expect(store.accounts.collection.findFirst((q) => q.where({ username: 'alpha' }))!.status).toBe(
-      'suspended',
-    )
-    store.accounts.delete(a)
-    expect(store.accounts.collection.count()).toBe(0)
+    const rows = ['a', 'b', 'c'].map((n) => store.accounts.insert(account(n, `${n}.example`)))
+    store.accounts.delete(rows[0]!)
+    expect(store.accounts.group('reseller', 1).map((r) => r.username)).toEqual(['b', 'c'])
+    expect(() =>
+      store.transact(() => {
+        store.accounts.delete(rows[1]!)
+        throw new Error('boom')
+      }),
+    ).toThrow('boom')
+    expect(store.accounts.group('reseller', 1).map((r) => r.username)).toEqual(['b', 'c'])
   })
 })
 
@@ -93,9 +91,6 @@ describe('transactions', () => {
     expect(store.accounts.by('domain', 'keep.example')).toBe(keep)
     expect(store.accounts.get('temp')).toBeUndefined()
     expect(listener).not.toHaveBeenCalled()
-    await store.settled()
-    expect(store.accounts.collection.all()).toEqual([keep])
-    expect(store.resellers.collection.count()).toBe(1)
   })
 
   test('a commit notifies once; events reach listeners only after commit', () => {
@@ -198,6 +193,13 @@ describe('snapshot and restore', () => {
     expect(() => store.restore({ format: 'x' })).toThrow('not a store snapshot')
     const bad = { ...before, tables: { ...before.tables, resellers: [{ id: 'x' }] } }
     expect(() => store.restore(bad)).toThrow('tables.resellers[0]')
+    expect(store.snapshot()).toEqual(before)
+    // Each row valid, two with one key: refused before anything is replaced.
+    const clash = {
+      ...before,
+      tables: { ...before.tables, accounts: [account('a', 'same.example'), account('b', 'SAME.example')] },
+    }
+    expect(() => store.restore(clash)).toThrow('accounts: duplicate domain "same.example"')
     expect(store.snapshot()).toEqual(before)
   })
 

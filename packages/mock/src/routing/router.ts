@@ -20,10 +20,23 @@ interface Pattern {
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
-/** Compiles `routes` into a matcher; throws on two routes with the same method and pattern. */
-export function compileRoutes(
-  routes: readonly Route[],
-): (method: string, path: string) => Matched | undefined {
+/** A compiled route table: the request's method and path → the matched route, or `undefined`. */
+type Matcher = (method: string, path: string) => Matched | undefined
+
+/** Matchers by route table: every mock shares the one compiled for the module's route list. */
+const compiled = new WeakMap<readonly Route[], Matcher>()
+
+/** Compiles `routes` into a matcher (once per array); throws on two routes with the same method and pattern. */
+export function compileRoutes(routes: readonly Route[]): Matcher {
+  let matcher = compiled.get(routes)
+  if (!matcher) {
+    matcher = compile(routes)
+    compiled.set(routes, matcher)
+  }
+  return matcher
+}
+
+function compile(routes: readonly Route[]): Matcher {
   const statics = new Map<string, Route>()
   const patterns = new Map<string, Map<number, Pattern[]>>()
   const seen = new Set<string>()

@@ -11,9 +11,26 @@ import { formatMicros, parseMicros, type Store } from '../state/store.js'
 import type { Seed } from './schema.js'
 
 /** A timestamp given by the seed, normalized to microseconds. */
-function normalize(given: string): string {
+export function normalizeTimestamp(given: string): string {
   const micros = parseMicros(given)
   return Number.isNaN(micros) ? formatMicros(Date.parse(given) * 1000) : formatMicros(micros)
+}
+
+/**
+ * {@link formatMicros} for many timestamps a few microseconds apart: the date and time of a
+ * second is formatted once, then only the microseconds change.
+ */
+export function timestampFormatter(): (micros: number) => string {
+  let second = Number.NaN
+  let prefix = ''
+  return (micros) => {
+    const s = Math.floor(micros / 1_000_000)
+    if (s !== second) {
+      second = s
+      prefix = formatMicros(s * 1_000_000).slice(0, 19)
+    }
+    return `${prefix}.${String(micros - s * 1_000_000).padStart(6, '0')}Z`
+  }
 }
 
 /**
@@ -36,148 +53,144 @@ function resolved<T>(value: T | undefined, field: string): T {
 }
 
 /**
- * Writes `seed` into `store` (which should be empty). Timestamps the seed does not give are
- * `startMicros`, `startMicros + 1`… in seed order, so that a reset reproduces them exactly.
+ * Writes `seed` into `store`, a fresh store of its own (`seed/prepared.ts` moves the rows into a
+ * mock's store with `store.load`): no transaction, as nobody listens to it and a failure leaves
+ * nothing anyone reads. Timestamps the seed does not give are `startMicros`, `startMicros + 1`…
+ * in seed order, so that a reset reproduces them exactly. Returns how many such timestamps it made.
  */
-export function applySeed(store: Store, seed: Seed, startMicros: number): void {
+export function applySeed(store: Store, seed: Seed, startMicros: number): number {
   let next = startMicros
-  const now = () => formatMicros(next++)
-  const stamp = (given: string | null | undefined) => (given == null ? now() : normalize(given))
+  const format = timestampFormatter()
+  const now = () => format(next++)
+  const stamp = (given: string | null | undefined) => (given == null ? now() : normalizeTimestamp(given))
   // Generated ids skip the ones the seed gives explicitly, wherever they come in the seed.
   const explicitInvoices = new Set(seed.resellers.flatMap((r) => r.invoices.flatMap((v) => v.id ?? [])))
   const explicitWebhooks = new Set(seed.resellers.flatMap((r) => r.webhooks.flatMap((w) => w.id ?? [])))
-  store.transact(() => {
-    store.settings.insert({ key: 'settings', domain_price: seed.domain_price })
-    for (const r of seed.resellers) {
-      const whm = r.whm ?? {
-        status: 'none' as const,
-        accounts_limit: 0,
-        disk_limit_mb: 0,
-        bandwidth_limit_mb: 0,
-      }
-      store.resellers.insert({
-        id: r.id,
-        name: r.name ?? `Reseller ${r.id}`,
-        wallet_balance: r.wallet_balance,
-        whm_status: whm.status,
-        accounts_limit: whm.accounts_limit,
-        disk_limit_mb: whm.disk_limit_mb,
-        bandwidth_limit_mb: whm.bandwidth_limit_mb,
-      })
-      for (const key of r.api_keys) {
-        store.apiKeys.insert({
-          key: key.key,
-          reseller_id: r.id,
-          scopes: [...new Set(key.scopes)],
-          // The seed schema checked the key: it has one of the two prefixes.
-          mode: keyMode(key.key)!,
-        })
-      }
-      for (const c of r.clients) {
-        store.clients.insert({
-          id: c.id,
-          reseller_id: r.id,
-          name: c.name ?? `Client ${c.id}`,
-          email: c.email ?? `client${c.id}@example.com`,
-        })
-      }
-      for (const p of r.packages) store.packages.insert({ ...p, reseller_id: r.id, created_at: now() })
-      for (const a of r.accounts) {
-        const pkg = r.packages.find((p) => p.name === a.whm_package)!
-        const usage = accountUsage(pkg)
-        const created_at = now()
-        store.accounts.insert({
-          username: a.username ?? deriveUsername(store, a.domain),
-          domain: a.domain.toLowerCase(),
-          client_id: a.client_id ?? null,
-          whm_package: a.whm_package,
-          status: a.status,
-          disk_used_mb: a.disk_used_mb ?? usage.disk_used_mb,
-          bandwidth_used_mb: a.bandwidth_used_mb ?? usage.bandwidth_used_mb,
-          created_at,
-          suspended_at: a.status === 'suspended' ? created_at : null,
-          reseller_id: r.id,
-        })
-      }
-      for (const s of r.services) {
-        store.services.insert({
-          id: resolved(s.id, 'services[].id'),
-          type: s.type,
-          name: s.name,
-          status: s.status,
-          created_at: stamp(s.created_at),
-          reseller_id: r.id,
-        })
-      }
-      for (const v of r.invoices) {
-        let id = v.id ?? store.nextId('invoice')
-        while (v.id === undefined && explicitInvoices.has(id)) id = store.nextId('invoice')
-        store.invoices.insert({
-          id,
-          number: v.number ?? `INV-${String(id).padStart(6, '0')}`,
-          status: v.status,
-          total: v.total,
-          currency: v.currency,
-          created_at: stamp(v.created_at),
-          due_at: v.due_at == null ? null : stamp(v.due_at),
-          reseller_id: r.id,
-        })
-      }
-      for (const t of r.tickets) {
-        const created_at = now()
-        const id = store.nextId('ticket')
-        const ticket = store.tickets.insert({
-          id,
-          uuid: resolved(t.uuid, 'tickets[].uuid'),
-          user_id: r.id,
-          subject: t.subject,
-          department: t.department,
-          status: t.status,
-          priority: t.priority,
-          messages_count: 0,
-          created_at,
-          updated_at: created_at,
-          reseller_id: r.id,
-          service_id: t.service_id ?? null,
-        })
-        let visible = 0
-        let updated_at = created_at
-        t.messages.forEach((m, i) => {
-          const at = i === 0 ? created_at : now()
-          store.messages.insert({
-            id: store.nextId('message'),
-            ticket_id: id,
-            message: m.message,
-            from: m.from,
-            internal: m.internal,
-            created_at: at,
-          })
-          if (!m.internal) {
-            visible++
-            updated_at = at
-          }
-        })
-        store.tickets.update(ticket, { messages_count: visible, updated_at })
-      }
-      if (r.webhook) {
-        store.resellerWebhooks.insert({
-          reseller_id: r.id,
-          url: r.webhook.url,
-          secret: r.webhook.secret,
-          updated_at: now(),
-        })
-      }
-      for (const w of r.webhooks) {
-        store.webhooks.insert({
-          id: w.id ?? nextWebhookId(store, explicitWebhooks),
-          reseller_id: r.id,
-          url: w.url,
-          events: w.events,
-          secret: resolved(w.secret, 'webhooks[].secret'),
-          created_at: now(),
-        })
-      }
+  store.settings.insert({ key: 'settings', domain_price: seed.domain_price })
+  for (const r of seed.resellers) {
+    const whm = r.whm ?? {
+      status: 'none' as const,
+      accounts_limit: 0,
+      disk_limit_mb: 0,
+      bandwidth_limit_mb: 0,
     }
-    store.observeTimestamp(next)
-  })
+    store.resellers.insert({
+      id: r.id,
+      name: r.name ?? `Reseller ${r.id}`,
+      wallet_balance: r.wallet_balance,
+      whm_status: whm.status,
+      accounts_limit: whm.accounts_limit,
+      disk_limit_mb: whm.disk_limit_mb,
+      bandwidth_limit_mb: whm.bandwidth_limit_mb,
+    })
+    for (const key of r.api_keys) {
+      store.apiKeys.insert({
+        key: key.key,
+        reseller_id: r.id,
+        scopes: [...new Set(key.scopes)],
+        // The seed schema checked the key: it has one of the two prefixes.
+        mode: keyMode(key.key)!,
+      })
+    }
+    for (const c of r.clients) {
+      store.clients.insert({
+        id: c.id,
+        reseller_id: r.id,
+        name: c.name ?? `Client ${c.id}`,
+        email: c.email ?? `client${c.id}@example.com`,
+      })
+    }
+    for (const p of r.packages) store.packages.insert({ ...p, reseller_id: r.id, created_at: now() })
+    for (const a of r.accounts) {
+      const pkg = r.packages.find((p) => p.name === a.whm_package)!
+      const usage = accountUsage(pkg)
+      const created_at = now()
+      store.accounts.insert({
+        username: a.username ?? deriveUsername(store, a.domain),
+        domain: a.domain.toLowerCase(),
+        client_id: a.client_id ?? null,
+        whm_package: a.whm_package,
+        status: a.status,
+        disk_used_mb: a.disk_used_mb ?? usage.disk_used_mb,
+        bandwidth_used_mb: a.bandwidth_used_mb ?? usage.bandwidth_used_mb,
+        created_at,
+        suspended_at: a.status === 'suspended' ? created_at : null,
+        reseller_id: r.id,
+      })
+    }
+    for (const s of r.services) {
+      store.services.insert({
+        id: resolved(s.id, 'services[].id'),
+        type: s.type,
+        name: s.name,
+        status: s.status,
+        created_at: stamp(s.created_at),
+        reseller_id: r.id,
+      })
+    }
+    for (const v of r.invoices) {
+      let id = v.id ?? store.nextId('invoice')
+      while (v.id === undefined && explicitInvoices.has(id)) id = store.nextId('invoice')
+      store.invoices.insert({
+        id,
+        number: v.number ?? `INV-${String(id).padStart(6, '0')}`,
+        status: v.status,
+        total: v.total,
+        currency: v.currency,
+        created_at: stamp(v.created_at),
+        due_at: v.due_at == null ? null : stamp(v.due_at),
+        reseller_id: r.id,
+      })
+    }
+    for (const t of r.tickets) {
+      const created_at = now()
+      const id = store.nextId('ticket')
+      // Messages first in memory, so the ticket is stored once with its final count and time.
+      let visible = 0
+      let updated_at = created_at
+      const messages = t.messages.map((m, i) => {
+        const at = i === 0 ? created_at : now()
+        if (!m.internal) {
+          visible++
+          updated_at = at
+        }
+        return { message: m.message, from: m.from, internal: m.internal, created_at: at }
+      })
+      store.tickets.insert({
+        id,
+        uuid: resolved(t.uuid, 'tickets[].uuid'),
+        user_id: r.id,
+        subject: t.subject,
+        department: t.department,
+        status: t.status,
+        priority: t.priority,
+        messages_count: visible,
+        created_at,
+        updated_at,
+        reseller_id: r.id,
+        service_id: t.service_id ?? null,
+      })
+      for (const m of messages) store.messages.insert({ id: store.nextId('message'), ticket_id: id, ...m })
+    }
+    if (r.webhook) {
+      store.resellerWebhooks.insert({
+        reseller_id: r.id,
+        url: r.webhook.url,
+        secret: r.webhook.secret,
+        updated_at: now(),
+      })
+    }
+    for (const w of r.webhooks) {
+      store.webhooks.insert({
+        id: w.id ?? nextWebhookId(store, explicitWebhooks),
+        reseller_id: r.id,
+        url: w.url,
+        events: w.events,
+        secret: resolved(w.secret, 'webhooks[].secret'),
+        created_at: now(),
+      })
+    }
+  }
+  store.observeTimestamp(next)
+  return next - startMicros
 }

@@ -204,21 +204,24 @@ const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (
 function crossCheck(seed: unknown): SeedIssue[] {
   const issues: SeedIssue[] = []
   const add = (path: PropertyKey[], message: string) => issues.push({ path: formatPath(path), message })
-  const unique = <K>(seen: Map<K, string>, key: K | undefined, path: PropertyKey[], what: string) => {
+  // The first path of each key is kept as is and formatted only for a duplicate: a seed of 100,000
+  // records would otherwise build 100,000 path strings nobody reads.
+  const unique = <K>(seen: Map<K, PropertyKey[]>, key: K | undefined, path: PropertyKey[], what: string) => {
     if (key === undefined) return
     const first = seen.get(key)
-    if (first !== undefined) add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${first})`)
-    else seen.set(key, formatPath(path))
+    if (first !== undefined)
+      add(path, `duplicate ${what} ${JSON.stringify(key)} (first at ${formatPath(first)})`)
+    else seen.set(key, path)
   }
-  const resellerIds = new Map<number, string>()
-  const keys = new Map<string, string>()
-  const clientIds = new Map<number, string>()
-  const usernames = new Map<string, string>()
-  const domains = new Map<string, string>()
-  const ticketUuids = new Map<string, string>()
-  const serviceIds = new Map<string, string>()
-  const invoiceIds = new Map<number, string>()
-  const webhookIds = new Map<string, string>()
+  const resellerIds = new Map<number, PropertyKey[]>()
+  const keys = new Map<string, PropertyKey[]>()
+  const clientIds = new Map<number, PropertyKey[]>()
+  const usernames = new Map<string, PropertyKey[]>()
+  const domains = new Map<string, PropertyKey[]>()
+  const ticketUuids = new Map<string, PropertyKey[]>()
+  const serviceIds = new Map<string, PropertyKey[]>()
+  const invoiceIds = new Map<number, PropertyKey[]>()
+  const webhookIds = new Map<string, PropertyKey[]>()
   list(record(seed).resellers).forEach((item, r) => {
     const reseller = record(item)
     const at = (...rest: PropertyKey[]) => ['resellers', r, ...rest]
@@ -228,7 +231,7 @@ function crossCheck(seed: unknown): SeedIssue[] {
     list(reseller.api_keys).forEach((key, k) => {
       unique(keys, text(record(key).key), at('api_keys', k, 'key'), 'API key')
     })
-    const packages = new Map<string, string>()
+    const packages = new Map<string, PropertyKey[]>()
     list(reseller.packages).forEach((p, i) => {
       unique(packages, text(record(p).name), at('packages', i, 'name'), 'package name')
     })

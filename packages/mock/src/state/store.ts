@@ -149,11 +149,20 @@ export interface Store extends Tables {
   restore(snapshot: unknown): void
   /** Empties every table and counter. */
   clear(): void
-  /** Resolves once every table's `@msw/data` collection holds every row. */
-  settled(): Promise<void>
+  /**
+   * Replaces the whole state with rows known to be valid, without validating them (a prepared seed:
+   * `seed/prepared.ts`): the tables given are filled in order, the others left empty; the counters
+   * become `counters`; timestamps continue after `lastMicros`. Notifies once, with no per-row write:
+   * persistence must treat it as the whole state replaced (reset and restore both end here).
+   */
+  load(
+    tables: Readonly<Record<string, readonly object[]>>,
+    counters: Record<string, number>,
+    lastMicros: number,
+  ): void
   /**
    * Calls `listener` synchronously with what each committed transaction changed (for an append-only
-   * log), or `'replaced'` after a `clear`/`restore`. Returns an unsubscribe function.
+   * log), or `'replaced'` after a `clear`/`restore`/`load`. Returns an unsubscribe function.
    */
   onCommit(listener: CommitListener): () => void
   /** Replays one change of {@link onCommit}; throws (changing nothing) if it is not valid. */
@@ -165,8 +174,12 @@ interface Transaction {
   commit: (() => void)[]
 }
 
-/** Creates an empty store reading time from `clock`. */
-export function createStore(clock: Clock): Store {
+/**
+ * Creates an empty store reading time from `clock`. `validate: false` stores inserted rows without
+ * parsing them with the storage schema (key checks stay): only for rows built from data already
+ * validated, such as a large seed applied to a scratch store (`seed/prepared.ts`).
+ */
+export function createStore(clock: Clock, options: { validate?: boolean } = {}): Store {
   let tx: Transaction | undefined
   let version = 0
   let lastMicros = 0
@@ -185,6 +198,7 @@ export function createStore(clock: Clock): Store {
   }
 
   const host: TableHost = {
+    validate: options.validate ?? true,
     wrote(undo, commit) {
       if (tx) {
         tx.undo.push(undo)
@@ -278,28 +292,22 @@ export function createStore(clock: Clock): Store {
     },
     restore(input) {
       const snapshot = checkSnapshot(input)
-      // Validate every row before touching anything: a bad snapshot changes nothing.
-      const parsed = new Map<AnyTable, unknown[]>()
+      // Validate every row and key before touching anything: a bad snapshot changes nothing. Rows are
+      // parsed once, here; `load` then indexes them without parsing them again.
+      const parsed: Record<string, unknown[]> = {}
       for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
         const rows = snapshot.tables[name] ?? []
-        parsed.set(
-          table,
-          rows.map((row, i) => {
-            const result = table.schema.safeParse(row)
-            if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
-            return result.data
-          }),
-        )
+        parsed[name] = rows.map((row, i) => {
+          const result = table.schema.safeParse(row)
+          if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
+          return result.data
+        })
+        table.checkKeys(parsed[name] as object[])
       }
       if (tx) throw new StoreError('restore inside a transaction')
-      for (const table of tableList) table.clear()
-      store.transact(() => {
-        for (const [table, rows] of parsed) for (const row of rows) table.insert(row as never)
-      })
-      counters = { ...snapshot.counters }
       lastMicros = Math.max(lastMicros, snapshot.last_micros)
       clock.restoreOffset?.(snapshot.clock_offset_ms)
-      notify()
+      replaceAll(parsed as Record<string, object[]>, snapshot.counters, lastMicros)
     },
     clear() {
       if (tx) throw new StoreError('clear inside a transaction')
@@ -307,8 +315,9 @@ export function createStore(clock: Clock): Store {
       counters = {}
       notify()
     },
-    async settled() {
-      await Promise.all(tableList.map((table) => table.settled()))
+    load(rows, nextCounters, micros) {
+      if (tx) throw new StoreError('load inside a transaction')
+      replaceAll(rows, nextCounters, micros)
     },
     onCommit(listener) {
       commitListeners.add(listener)
@@ -330,6 +339,21 @@ export function createStore(clock: Clock): Store {
       clock.restoreOffset?.(change.clock_offset_ms)
     },
   }
+  /** Empties every table, fills them with `rows` (already valid), sets the counters; notifies once. */
+  function replaceAll(
+    rows: Readonly<Record<string, readonly object[]>>,
+    nextCounters: Record<string, number>,
+    micros: number,
+  ): void {
+    for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
+      table.clear()
+      const given = rows[name]
+      if (given) table.load(given)
+    }
+    counters = { ...nextCounters }
+    lastMicros = Math.max(lastMicros, micros)
+    notify()
+  }
   function takeChange(): StoreChange {
     return {
       tables: changes.take(),
@@ -339,14 +363,14 @@ export function createStore(clock: Clock): Store {
     }
   }
   for (const table of tableList) changes.watch(table, store.transact)
-  // A restore or a clear replaces everything: one 'replaced' for commit listeners, no row records.
-  for (const name of ['restore', 'clear'] as const) {
-    const replace = store[name] as (input?: unknown) => void
-    store[name] = (input?: unknown) => {
+  // A restore, a clear or a load (reset) replaces everything: one 'replaced' for commit listeners.
+  for (const name of ['restore', 'clear', 'load'] as const) {
+    const replace = store[name] as (...input: unknown[]) => void
+    store[name] = (...input: unknown[]) => {
       const capturing = changes.active
       changes.active = false
       try {
-        replace(input)
+        replace(...input)
       } finally {
         changes.active = capturing
       }

@@ -1,26 +1,22 @@
 /**
- * One table of the store: an `@msw/data` collection typed and validated by a storage schema, plus
- * the indexes that collection lacks.
+ * One table of the store: records validated by a storage schema, kept in a map by primary key
+ * with the secondary indexes the mock's routes need.
  *
- * Why not answer from the collection's own query API: `@msw/data` 1 writes asynchronously
- * (`create()` and `update()` await the schema and a `mutative` draft) and every query, update and
- * delete scans its record array. The mock needs the opposite on its hot path: a domain operation
- * checks and writes synchronously (so 20 parallel provisionings against 3 free slots give exactly
- * 3 accounts), and reads by key stay flat from 100 to 100,000 records. So each table keeps:
+ * The mock checks and writes synchronously (so 20 parallel provisionings against 3 free slots give
+ * exactly 3 accounts), and reads by key stay flat from 100 to 100,000 records. So each table keeps:
  *
  * - `rows`: primary key → record, in insertion order (the order snapshots and lists use);
  * - unique indexes (username, lower-cased domain, ticket uuid…) and group indexes (per-reseller
- *   id lists, oldest first, so "newest first" pages are a reversed slice, never a sort);
- * - the collection, which receives every record through `create()` and stores **the very same
- *   object** (see `adopting` below), so it always holds the live records and its query API can be
- *   used for ad-hoc questions (`findMany`) outside the hot path.
+ *   id lists, oldest first, so "newest first" pages are a reversed slice, never a sort).
+ *
+ * Ad-hoc questions in tests go through `mock.db` (`state/db.ts`), which runs `@msw/data` queries
+ * over these very records; there is no second copy of them to keep in sync.
  *
  * Records are mutated only through {@link Table.update}: it validates the result with the storage
- * schema, patches the object in place (the collection sees it, it holds the same object), moves
- * index entries whose key changed, records an undo step for the surrounding transaction and bumps
- * the record's version, which invalidates cached wire serializations.
+ * schema, patches the object in place, moves index entries whose key changed, records an undo step
+ * for the surrounding transaction and bumps the record's version, which invalidates cached wire
+ * serializations.
  */
-import { Collection } from '@msw/data'
 import { describeFieldErrors, fieldErrors } from '@reseller-api/sdk'
 import type * as z from 'zod/mini'
 
@@ -29,6 +25,8 @@ export type Key = string | number
 
 /** What a table tells its store about every write. */
 export interface TableHost {
+  /** Inserted rows are parsed with the storage schema (default); `false` only for already-validated data. */
+  readonly validate?: boolean
   /**
    * A write happened: `undo` reverts it if the surrounding transaction fails; `commit` (optional)
    * runs once it has committed (at once outside a transaction).
@@ -54,27 +52,16 @@ export interface AnyTable {
   readonly name: string
   readonly schema: z.ZodMiniType
   all(): IterableIterator<object>
+  readonly size: number
   insert(values: never): object
+  /** Adds rows known to be valid, with no validation and no undo (a prepared seed, a checked snapshot). */
+  load(rows: readonly object[]): void
+  /** Throws {@link StoreError} naming the first primary or unique key that `rows` repeat. */
+  checkKeys(rows: readonly object[]): void
   clear(): void
-  settled(): Promise<void>
 }
 
 const versions = new WeakMap<object, number>()
-
-/**
- * `row` as initial values that carry their own `@msw/data` primary key. The collection reads it
- * from a symbol it does not export (`kPrimaryKey`) and calls `crypto.randomUUID()` when it is
- * absent, which pages served over plain http (and workerd at module scope) do not allow; a proxy
- * answers that one symbol and passes everything else through to the row.
- */
-function withPrimaryKey<T extends object>(row: T, primaryKey: string): T {
-  return new Proxy(row, {
-    get: (target, property, receiver) =>
-      typeof property === 'symbol' && property.description === 'kPrimaryKey'
-        ? primaryKey
-        : Reflect.get(target, property, receiver),
-  })
-}
 
 /** Version of a stored record, bumped by every {@link Table.update}; serialization caches key on it. */
 export function rowVersion(row: object): number {
@@ -84,18 +71,9 @@ export function rowVersion(row: object): number {
 const EMPTY: readonly never[] = Object.freeze([])
 
 export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z.output<S> = z.output<S>> {
-  /** The `@msw/data` collection holding the same record objects as this table. */
-  collection: Collection<S>
   readonly #rows = new Map<Key, T>()
   readonly #unique = new Map<string, { key: (row: T) => Key | undefined; map: Map<Key, T> }>()
   readonly #groups = new Map<string, { key: (row: T) => Key; map: Map<Key, T[]> }>()
-  readonly #pending = new Set<Promise<unknown>>()
-  /** Rows whose `create()` has not finished: the collection does not hold them yet. */
-  readonly #creating = new Set<T>()
-  #failure: unknown
-  /** The record `create()` is storing right now: the collection's schema hands it back as is. */
-  #adopting: T | undefined
-  readonly #collectionSchema: S
 
   constructor(
     readonly name: string,
@@ -110,25 +88,6 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
     for (const [index, key] of Object.entries(indexes.groups ?? {})) {
       this.#groups.set(index, { key, map: new Map() })
     }
-    const standard = schema['~standard']
-    // The collection validates with the storage schema through Standard Schema; while a row that
-    // `insert` already validated is being created, it is handed back unchanged, so the collection
-    // stores this table's object rather than a clone.
-    this.#collectionSchema = {
-      ...schema,
-      '~standard': {
-        ...standard,
-        validate: (value: unknown) => {
-          const adopting = this.#adopting
-          if (adopting !== undefined) {
-            this.#adopting = undefined
-            return { value: adopting }
-          }
-          return standard.validate(value)
-        },
-      },
-    } as S
-    this.collection = new Collection({ schema: this.#collectionSchema })
   }
 
   /** Number of rows. */
@@ -158,7 +117,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
 
   /** Validates `values` with the storage schema and stores them; throws {@link StoreError} on a bad row or key clash. */
   insert(values: T): T {
-    const row = this.#parse(values)
+    const row = this.host.validate === false ? values : this.#parse(values)
     const key = this.keyOf(row)
     if (this.#rows.has(key)) throw new StoreError(`${this.name}: duplicate key ${JSON.stringify(key)}`)
     for (const [index, { key: keyOf, map }] of this.#unique) {
@@ -168,7 +127,6 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       }
     }
     this.#index(row)
-    this.#store(row)
     this.host.wrote(() => this.#remove(row))
     return row
   }
@@ -200,16 +158,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
   delete(row: T): void {
     if (this.#rows.get(this.keyOf(row)) !== row) return
     const positions = this.#remove(row)
-    // The collection lets go of the row only once the deletion is committed: a rolled-back delete
-    // puts the row back into the indexes, and the collection never had to give it up.
-    this.host.wrote(
-      () => this.#restore(row, positions),
-      () => {
-        if (this.#isInCollection(row) && this.#rows.get(this.keyOf(row)) !== row) {
-          this.collection.delete(row as never)
-        }
-      },
-    )
+    this.host.wrote(() => this.#restore(row, positions))
   }
 
   /** Removes every row (no undo: used by reset and restore only). */
@@ -217,20 +166,31 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
     this.#rows.clear()
     for (const { map } of this.#unique.values()) map.clear()
     for (const { map } of this.#groups.values()) map.clear()
-    // `Collection.clear()` is quadratic (an indexOf per record); a new collection is not.
-    this.collection = new Collection({ schema: this.#collectionSchema })
   }
 
-  /** Resolves once the collection holds every stored row (its `create()` is asynchronous). */
-  async settled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all(this.#pending)
-    if (this.#failure !== undefined) throw this.#failure
+  /**
+   * Adds rows known to be valid (a prepared seed's copies, a snapshot already parsed and checked by
+   * {@link checkKeys}): no validation, no undo, no change notification. For an emptied table.
+   */
+  load(rows: readonly T[]): void {
+    for (const row of rows) this.#index(row)
   }
 
-  /** The collection failed to store a row: kept for {@link settled}, never an unhandled rejection. */
-  #fail(error: unknown): void {
-    if (this.#failure === undefined) console.error(`[reseller-mock] ${this.name}:`, error)
-    this.#failure ??= error
+  /** Throws {@link StoreError} naming the first primary or unique key that `rows` repeat. */
+  checkKeys(rows: readonly T[]): void {
+    const primary = new Set<Key>()
+    const unique = [...this.#unique].map(([index, { key }]) => ({ index, key, seen: new Set<Key>() }))
+    for (const row of rows) {
+      const key = this.keyOf(row)
+      if (primary.has(key)) throw new StoreError(`${this.name}: duplicate key ${JSON.stringify(key)}`)
+      primary.add(key)
+      for (const { index, key: keyOf, seen } of unique) {
+        const k = keyOf(row)
+        if (k === undefined) continue
+        if (seen.has(k)) throw new StoreError(`${this.name}: duplicate ${index} ${JSON.stringify(k)}`)
+        seen.add(k)
+      }
+    }
   }
 
   #parse(values: unknown): T {
@@ -267,41 +227,6 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       if (list) list.push(row)
       else map.set(k, [row])
     }
-  }
-
-  /** Hands the row to the collection; the collection stores this very object. */
-  /** Primary keys handed to the collection: `@msw/data` would otherwise call `crypto.randomUUID()`. */
-  #collectionKeys = 0
-
-  #store(row: T): void {
-    const collection = this.collection
-    this.#creating.add(row)
-    this.#adopting = row
-    let created: Promise<unknown>
-    try {
-      created = collection.create(withPrimaryKey(row, `${this.name}:${++this.#collectionKeys}`) as never)
-    } finally {
-      this.#adopting = undefined
-    }
-    const done: Promise<void> = created.then(
-      (stored) => {
-        this.#pending.delete(done)
-        this.#creating.delete(row)
-        if (stored !== row) {
-          this.#fail(new StoreError(`${this.name}: the collection did not keep the stored row`))
-        }
-        // Removed (or cleared) while the collection was still storing it.
-        if (collection !== this.collection || this.#rows.get(this.keyOf(row)) !== row) {
-          collection.delete(stored as never)
-        }
-      },
-      (error: unknown) => {
-        this.#pending.delete(done)
-        this.#creating.delete(row)
-        this.#fail(error)
-      },
-    )
-    this.#pending.add(done)
   }
 
   /** Drops the row from rows and indexes; returns its group positions for an undo. */
@@ -373,10 +298,5 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       else map.set(after, [row])
     }
     versions.set(row, rowVersion(row) + 1)
-  }
-
-  #isInCollection(row: T): boolean {
-    // A row still being created is dropped from the collection by the settle step of `#store`.
-    return !this.#creating.has(row)
   }
 }
