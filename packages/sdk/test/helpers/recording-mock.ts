@@ -45,9 +45,13 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     }
     return response
   }
+  // `handlers` is a getter (built on first use): define it again around the recording handle.
+  let handlers: MockApi['handlers'] | undefined
+  Object.defineProperty(mock, 'handlers', {
+    get: () => (handlers ??= createMswHandlers(routes, parseBaseUrl(mock.baseUrl), recordingHandle)),
+  })
   Object.assign(mock, {
     handle: recordingHandle,
-    handlers: createMswHandlers(routes, parseBaseUrl(mock.baseUrl), recordingHandle),
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init)
       const response = await fetch(request.clone())
