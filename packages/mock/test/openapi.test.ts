@@ -160,6 +160,33 @@ describe('the published document', () => {
     expect(codes('POST', '/__mock/clock/advance')).toEqual({ 422: ['validation_error'] })
   })
 
+  it('documents the 404s no path parameter implies: a client named in the body, an unconfigured reseller webhook', async () => {
+    const { check } = createAnswerChecker(published as never)
+    const mock = createMockApi()
+    const send = async (path: string, key: string, body?: unknown) => {
+      const response = await mock.fetch(`${mock.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      })
+      return {
+        method: 'POST',
+        path,
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        body: await response.text(),
+      }
+    }
+    const legacy = await send('/api/v1/reseller/accounts', 'svc_live_acme_full', {
+      client_id: 999,
+      domain: 'nobody.example',
+      whm_package: 'starter',
+    })
+    const test = await send('/api/v1/reseller/webhook/test', 'svc_live_beta_full')
+    expect([legacy.status, test.status]).toEqual([404, 404])
+    expect([...check(legacy), ...check(test)]).toEqual([])
+  })
+
   it('holds examples captured from the demo mock, which conform to their own schemas', () => {
     const { check } = createAnswerChecker(published as never)
     let checked = 0

@@ -158,7 +158,8 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Create a hosting account (deprecated form with `client_id` in the body)',
     body: LegacyAccountCreateBody,
     answer: { status: 201, data: HostingCreated, description: 'As the successor answers' },
-    errors: provisioning,
+    // The client id is in the body: an unknown client is a 404 that no path parameter implies.
+    errors: { 404: ['not_found'], ...provisioning },
     example: { body: { client_id: 503, domain: 'legacy-site.example', whm_package: 'starter' } },
   },
 
@@ -318,6 +319,7 @@ export const operations: Record<string, OperationDoc> = {
     operationId: 'testResellerWebhook',
     summary: 'Send a fictitious signed event to the reseller webhook',
     answer: { status: 200, data: ResellerWebhookTestResult, description: 'What the receiver answered' },
+    errors: { 404: ['not_found'] }, // no reseller webhook is configured
     example: {},
   },
 
