@@ -13,6 +13,12 @@ export interface RecordedAnswer {
   status: number
   contentType: string | null
   body: string
+  /**
+   * A fault was set on the mock when the request came: the answer may be the fault's, which the
+   * operation's `default` response describes. Without it, a status the operation does not list is
+   * a violation: `default` would otherwise accept any error the route forgot to document.
+   */
+  fault?: boolean
 }
 
 type Json = Record<string, unknown>
@@ -66,6 +72,8 @@ export function createAnswerChecker(document: Document) {
     }
     const operation = document.paths[template]![answer.method.toLowerCase()]!
     const statusKey = String(answer.status) in operation.responses ? String(answer.status) : 'default'
+    if (statusKey === 'default' && !answer.fault)
+      return [`${where}: status ${answer.status} not documented for ${answer.method} ${template}`]
     const response = operation.responses[statusKey]
     if (!response) return [`${where}: status not documented for ${answer.method} ${template}`]
     const content = response.content as Record<string, { schema?: Json }> | undefined

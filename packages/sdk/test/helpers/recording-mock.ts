@@ -30,7 +30,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   const fetch = mock.fetch
   const handle = mock.handle
+  // Any fault set may answer instead of the route (its answer is the operation's `default`).
+  const faultSet = () => mock.faults.list().length > 0
   const recordingHandle: MockApi['handle'] = async (request) => {
+    const fault = faultSet()
     const response = await handle(request)
     if (!response.noAnswer) {
       recordedAnswers.push(
@@ -40,6 +43,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
           status: response.status,
           contentType: response.headers['content-type'] ?? null,
           body: response.body,
+          fault,
         }),
       )
     }
@@ -54,6 +58,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     handle: recordingHandle,
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init)
+      const fault = faultSet()
       const response = await fetch(request.clone())
       recordedAnswers.push(
         response
@@ -65,6 +70,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
             status: response.status,
             contentType: response.headers.get('content-type'),
             body,
+            fault,
           })),
       )
       return response
