@@ -7,7 +7,7 @@
 //
 // Needs `pnpm build` first (packages/sdk/dist/openapi.json, packages/mock/dist/cli.js).
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
@@ -30,6 +30,19 @@ const LIVE = 'svc_live_acme_full'
 const READ_ONLY = 'svc_live_acme_support_ro'
 const SANDBOX = 'svc_test_acme_sandbox'
 const OFFLINE = 'svc_live_beta_full'
+const document = JSON.parse(readFileSync(documentPath, 'utf8'))
+/** The document's path template a concrete path falls under (static paths before templated ones). */
+function templateOf(path) {
+  const bare = path.split('?')[0]
+  const templates = Object.keys(document.paths).sort(
+    (a, b) => (a.match(/\{/g) ?? []).length - (b.match(/\{/g) ?? []).length,
+  )
+  return (
+    templates.find((t) =>
+      new RegExp(`^${t.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+    ) ?? bare
+  )
+}
 const UNKNOWN_UUID = '0b7e4b8e-8f5c-4d2a-9b1e-3c6f2a1d0e99'
 
 /** Processes started here: every exit path kills them. */
@@ -109,6 +122,14 @@ const session = [
     { domain: 'prism-sb.example', whm_package: 'starter' },
     201,
   ],
+  [
+    'POST',
+    '/api/v1/reseller/accounts', // deprecated
+    LIVE,
+    { client_id: 503, domain: 'prism-legacy.example', whm_package: 'starter' },
+    201,
+  ],
+  ['DELETE', '/api/v1/reseller/whm/accounts/{legacy}', LIVE, undefined, 200],
   ['GET', '/api/v1/reseller/whm/accounts/{account}', LIVE, undefined, 200],
   ['POST', '/api/v1/reseller/whm/accounts/{account}/suspend', LIVE, undefined, 200],
   ['POST', '/api/v1/reseller/whm/accounts/{account}/suspend', LIVE, undefined, 422], // invalid_state
@@ -121,10 +142,12 @@ const session = [
     422,
   ],
   ['POST', '/api/v1/reseller/clients/503/hosting/{account}/suspend', LIVE, undefined, 200],
+  ['POST', '/api/v1/reseller/clients/503/hosting/{account}/unsuspend', LIVE, undefined, 200],
   ['DELETE', '/api/v1/reseller/clients/503/hosting/{account}', LIVE, undefined, 200],
   ['GET', '/api/v1/reseller/whm/usage', OFFLINE, undefined, 503], // whm_unavailable
   ['GET', '/api/v1/reseller/usage', LIVE, undefined, 200], // deprecated
   ['GET', '/api/v1/reseller/accounts', LIVE, undefined, 200], // deprecated
+  ['GET', '/api/v1/reseller/packages', LIVE, undefined, 200], // deprecated
   ['GET', '/api/v1/support/tickets', LIVE, undefined, 200],
   ['GET', '/api/v1/support/tickets?page=2', READ_ONLY, undefined, 200],
   [
@@ -147,6 +170,10 @@ const session = [
   ['PATCH', '/api/v1/support/tickets/{ticket}/close', LIVE, undefined, 200],
   ['POST', '/api/v1/support/tickets/{ticket}/messages', LIVE, { message: 'Closed?' }, 422], // invalid_state
   ['PATCH', '/api/v1/support/tickets/{ticket}/reopen', LIVE, undefined, 200],
+  // Before the PUT: the demo's receivers are on 127.0.0.1:9, where a delivery fails at once.
+  ['POST', '/api/v1/reseller/webhook/test', LIVE, undefined, 200],
+  ['POST', '/api/v1/reseller/webhook/test', OFFLINE, undefined, 404], // none configured
+  ['POST', '/api/v1/webhooks/wh_demo/test', LIVE, { event: 'test' }, 200],
   [
     'PUT',
     '/api/v1/reseller/webhook',
@@ -178,10 +205,15 @@ const session = [
   ],
   ['GET', '/__mock/faults', undefined, undefined, 200],
   ['GET', '/api/v1/services', LIVE, undefined, 429], // the fault's answer
+  ['POST', '/__mock/faults', undefined, { delayMs: 1 }, 201],
+  ['DELETE', '/__mock/faults/{fault}', undefined, undefined, 200],
+  ['DELETE', '/__mock/faults', undefined, undefined, 200],
   ['POST', '/__mock/tickets/{ticket}/replies', undefined, { message: 'Staff here.' }, 201],
   ['PATCH', '/__mock/tickets/{ticket}', undefined, { status: 'resolved' }, 200],
   ['POST', '/__mock/events', undefined, { reseller_id: 1, event: 'wallet.credited' }, 201],
   ['GET', '/__mock/deliveries', undefined, undefined, 200],
+  ['POST', '/__mock/deliveries/{delivery}/redeliver', undefined, undefined, 201],
+  ['GET', '/__mock/', undefined, undefined, 200], // the inspector page (text/html)
   ['GET', '/__mock/state', undefined, undefined, 200],
   ['GET', '/__mock/openapi.json', undefined, undefined, 200],
   ['DELETE', '/__mock/requests', undefined, undefined, 200],
@@ -206,14 +238,18 @@ async function main() {
   const base = `http://127.0.0.1:${port}`
   const values = {}
   const failures = []
+  const exercised = new Set()
   for (const [method, template, key, body, expected] of session) {
     const path = template.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? `{${name}}`)
-    const headers = { accept: 'application/json' }
+    const headers = { accept: path === '/__mock/' ? 'text/html' : 'application/json' }
     if (key) headers.authorization = `Bearer ${key}`
     if (body !== undefined) headers['content-type'] = 'application/json'
+    exercised.add(`${method} ${templateOf(path)}`)
     const response = await fetch(base + path, {
       method,
       headers,
+      // A stuck proxy or mock fails the check instead of holding CI until undici gives up.
+      signal: AbortSignal.timeout(30_000),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     })
     const text = await response.text()
@@ -223,14 +259,20 @@ async function main() {
     else if (response.status !== expected)
       failures.push(`${line}, expected ${expected}: ${text.slice(0, 400)}`)
     else console.log(`  ok  ${line}`)
-    // Values later steps use: the account just created, and the ticket just opened.
-    if (response.ok && method === 'POST' && path === '/api/v1/reseller/clients/503/hosting') {
-      values.account = JSON.parse(text).data.username
+    // Values later steps use: the accounts just created, the ticket just opened, a fault, a delivery.
+    if (response.ok && method === 'POST') {
+      if (path === '/api/v1/reseller/clients/503/hosting') values.account = JSON.parse(text).data.username
+      if (path === '/api/v1/reseller/accounts') values.legacy = JSON.parse(text).data.username
+      if (path === '/api/v1/support/tickets') values.ticket = JSON.parse(text).data.ticket_id
+      if (path === '/__mock/faults') values.fault = JSON.parse(text).data.id
     }
-    if (response.ok && method === 'POST' && path === '/api/v1/support/tickets') {
-      values.ticket = JSON.parse(text).data.ticket_id
-    }
+    if (response.ok && path === '/__mock/deliveries') values.delivery = JSON.parse(text).data[0]?.delivery_id
   }
+  // Prism can only judge what goes through it: every operation but the endless event stream is sent.
+  const unexercised = Object.entries(document.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+    .filter((operation) => !exercised.has(operation) && operation !== 'GET /__mock/stream')
+  if (unexercised.length > 0) failures.push(`operations the session never sends: ${unexercised.join(', ')}`)
   // Prism also logs violations it does not turn into errors (warnings): those fail the check too.
   const logged = prism
     .output()
@@ -255,4 +297,10 @@ try {
   process.exitCode = 1
 } finally {
   stopAll()
+  // Their output pipes keep this process alive until they are gone: one that ignores SIGTERM
+  // (a graceful shutdown that hangs) is killed outright rather than holding CI.
+  setTimeout(() => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }, 5000).unref()
 }
