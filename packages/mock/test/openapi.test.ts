@@ -120,6 +120,8 @@ describe('the published document', () => {
     expect(schema.properties.message).toMatchObject({ type: 'string', maxLength: 5000 })
     expect(schema.properties.priority).toMatchObject({ default: 'normal' })
     expect([...schema.required].sort()).toEqual(['department', 'message', 'subject'])
+    // The HTTPS-only webhook URL is the server's rule, not the schema's: the text says it.
+    expect(operationOf('POST', '/api/v1/webhooks').description).toContain('must be HTTPS')
     const page = (
       operationOf('GET', '/api/v1/invoices').parameters as { name: string; schema: object }[]
     ).find((p) => p.name === 'page')

@@ -327,6 +327,10 @@ export const operations: Record<string, OperationDoc> = {
   'POST /api/v1/webhooks': {
     operationId: 'createWebhook',
     summary: 'Create a general webhook (the secret is in this answer only)',
+    // Spec §8's HTTPS rule is the server's (the mock's `insecureWebhooks` lifts it), not the body schema's.
+    description:
+      'The `url` must be HTTPS on a public host (spec §8), or the answer is 422 `validation_error` on `url`; ' +
+      'a mock started with `--insecure-webhooks` (`insecureWebhooks: true`) also takes `http://` and local hosts.',
     body: WebhookCreateBody,
     answer: { status: 201, data: WebhookCreated, description: 'The webhook with its generated secret' },
     // At most 100 general webhooks per reseller (spec-decisions, issue 13).
