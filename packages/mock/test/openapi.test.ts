@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
+import { FaultSpec } from '../src/faults/schema.js'
 import { routes } from '../src/handlers/index.js'
 import { createMockApi } from '../src/index.js'
 import { schemaNames } from '../src/openapi/build.js'
 import { generateOpenApi, type OpenApiDocument, openApiPath } from '../src/openapi/document.js'
+import { captureExamples } from '../src/openapi/examples.js'
 import { operations, serverOnlyOperations } from '../src/openapi/operations.js'
-import { route } from '../src/routing/route.js'
+import { type Call, route } from '../src/routing/route.js'
 import { createAnswerChecker } from './openapi/answer-check.js'
 
 // Through the package's `exports`, as a user would import it.
@@ -227,6 +229,64 @@ describe('the generator', () => {
     expect(() =>
       generateOpenApi({ routes: routes.slice(1), operations, names: schemaNames, version: '0' }),
     ).toThrow(`entries naming no route: ${routes[0]!.method} ${routes[0]!.path}`)
+  })
+})
+
+describe('the operation texts (openapi/operations.ts)', () => {
+  it('name the very schemas the routes read their body and query with, and a page where the route pages', async () => {
+    // Each route's `call.body` / `call.query` / `call.page` is watched while the build's example
+    // requests run: the document must describe what the route reads, not a copy that has drifted.
+    const read = new Map<string, { body?: unknown; query?: unknown; page?: true }>()
+    const originals = routes.map((r) => r.resolve)
+    for (const r of routes) {
+      const resolve = r.resolve
+      r.resolve = (call) => {
+        const seen = read.get(`${r.method} ${r.path}`) ?? {}
+        read.set(`${r.method} ${r.path}`, seen)
+        const watched: Call = Object.create(call)
+        watched.body = (schema, options) => {
+          seen.body = schema
+          return call.body(schema, options)
+        }
+        watched.query = (schema) => {
+          seen.query = schema
+          return call.query(schema)
+        }
+        watched.page = () => {
+          seen.page = true
+          return call.page()
+        }
+        return resolve(watched)
+      }
+    }
+    try {
+      await captureExamples(routes, operations)
+    } finally {
+      routes.forEach((r, i) => {
+        r.resolve = originals[i]!
+      })
+    }
+    // `POST /__mock/faults` reads the body raw: `faults.check` validates it with FaultSpec and the
+    // route-table rules at once, so that a 422 names every failing field.
+    const raw = new Set(['POST /__mock/faults'])
+    for (const [key, doc] of Object.entries(operations)) {
+      const seen = read.get(key)
+      if (!doc.example) {
+        // Without an example request the route never runs here: it must read nothing.
+        expect({ key, body: doc.body, query: doc.query, page: 'page' in doc.answer }).toEqual({
+          key,
+          body: undefined,
+          query: undefined,
+          page: false,
+        })
+        continue
+      }
+      expect(seen, key).toBeDefined()
+      if (raw.has(key)) expect(doc.body, key).toBe(FaultSpec)
+      else expect(seen!.body === doc.body, `${key}: body schema`).toBe(true)
+      expect(seen!.query === doc.query, `${key}: query schema`).toBe(true)
+      expect(seen!.page ?? false, `${key}: page`).toBe('page' in doc.answer)
+    }
   })
 })
 

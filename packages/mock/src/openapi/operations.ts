@@ -3,7 +3,8 @@
  * by `METHOD path` exactly as the route is declared. It lives beside the route table, not in the
  * SDK, because the table is the list of operations (a route without an entry here fails
  * `test/openapi.test.ts`) and the control endpoints' schemas are the mock's own. Every schema named
- * here IS the schema the route parses its body with or answers through: nothing is copied.
+ * here IS the schema the route parses its body with or answers through: nothing is copied
+ * (`test/openapi.test.ts` watches each route read its body, query and page while the examples run).
  *
  * Access (key, scope, sandbox refusal) and deprecation come from the route itself; the error
  * answers are derived from them (see `errorsOf` in `document.ts`). Only business-rule codes that
@@ -459,6 +460,7 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Move the mock time forward; due webhook retries are attempted before it answers',
     body: ClockAdvanceBody,
     answer: { status: 200, data: ClockState, description: 'The clock after the advance' },
+    example: { body: { seconds: 60 } },
   },
   'POST /__mock/events': {
     operationId: 'mockEmitEvent',
