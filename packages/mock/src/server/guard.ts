@@ -89,12 +89,13 @@ export function createGuard(options: GuardOptions): Guard {
       ? `[${options.boundHost}]`
       : options.boundHost,
   )
+  // The bound address as written: for a wildcard bind, `0.0.0.0` or `::` is the host of the URL
+  // `listen()` answers and the CLI prints, and a rebinding page can only send its own name.
+  if (bound !== null) allowed.add(bound)
   if (bound !== null && WILDCARDS.has(bound)) {
     // Bound to every interface: each interface's address is the bound address. Read once: an
     // interface that appears later (a VPN) needs `--allowed-host` or a restart.
     for (const address of interfaceAddresses()) allowed.add(address)
-  } else if (bound !== null) {
-    allowed.add(bound)
   }
 
   // Decisions by raw `Host` value: a server sees a handful of them, and parsing one costs ~2 µs
