@@ -16,7 +16,7 @@ import {
 /** Options a mock's owner may change after creation (the standalone server does). */
 export type DispatcherSettings = Pick<
   DispatcherOptions,
-  'bypassMsw' | 'checkTarget' | 'fetch' | 'onChange' | 'timeoutMs'
+  'bypassMsw' | 'fetch' | 'onChange' | 'timeoutMs'
 >
 
 /** A dispatcher bound to a mock's context. */
@@ -75,7 +75,6 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
       newId: deliveryIdFrom(context.random),
       // Through `settings`, so that `configure` also reaches attempts already scheduled.
       onChange: () => settings.onChange?.(),
-      checkTarget: (url) => settings.checkTarget?.(url) ?? Promise.resolve(null),
     })
   }
   // An event row is an `OutboxEvent` (id, reseller_id, style, event, payload).
