@@ -14,10 +14,7 @@ import {
 } from './dispatcher.js'
 
 /** Options a mock's owner may change after creation (the standalone server does). */
-export type DispatcherSettings = Pick<
-  DispatcherOptions,
-  'bypassMsw' | 'fetch' | 'onChange' | 'timeoutMs'
->
+export type DispatcherSettings = Pick<DispatcherOptions, 'bypassMsw' | 'fetch' | 'onChange' | 'timeoutMs'>
 
 /** A dispatcher bound to a mock's context. */
 export interface MockDispatcher extends Dispatcher {
