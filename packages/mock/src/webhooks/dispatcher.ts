@@ -184,7 +184,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: localFetch, opaque: true }
     }
-    const problem = targetProblem(url, { requireHttps: true })
+    const problem = targetProblem(url)
     return problem ? { refused: `target refused: url ${problem}` } : { via: fetchImpl, opaque: false }
   }
 
