@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from './journal/journal.js'
-import { hostName } from './server/guard.js'
+import { boundHostName, hostName, isLoopbackHost } from './server/guard.js'
 import { type KeyInfo, startStandalone } from './server/standalone.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -55,18 +55,6 @@ const BIND_ERRORS: Record<string, (host: string) => string> = {
   EADDRNOTAVAIL: (host) => `${host} is not an address of this machine`,
   EAFNOSUPPORT: (host) => `this machine does not support the address family of ${host}`,
   EINVAL: (host) => `${host} cannot be bound`,
-}
-
-/** Loopback hosts: only this machine reaches them, so the key-less control endpoints stay private. */
-function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1')
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
-    /^::ffff:127\./.test(name)
-  )
 }
 
 /** The package's version, read from its package.json (beside `dist/`). */
@@ -230,7 +218,9 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const { url } = standalone
-  if (!isLoopbackHost(flags.host)) {
+  // Only this machine reaches a loopback host: the key-less control endpoints stay private.
+  const boundName = boundHostName(flags.host)
+  if (boundName === null || !isLoopbackHost(boundName)) {
     process.stderr.write(
       `reseller-mock: warning: listening on ${flags.host}, not a loopback address: the /__mock/ control endpoints need no key and expose every API key and secret (GET /__mock/state) and can reset or change the state; bind 127.0.0.1 unless every machine that can reach this address is trusted\n`,
     )

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createGuardedFetch, publicFetch } from '../src/server/public-fetch.js'
+import { attemptDelivery } from '../src/webhooks/attempt.js'
 import { addressProblem } from '../src/webhooks/target-policy.js'
 import { startReceiver } from './webhooks-helpers.js'
 
@@ -72,6 +73,25 @@ describe('publicFetch (deliveries of the standalone server)', () => {
     )
     expect(mixed).toBe('target refused: rebind.example resolves to 127.0.0.1, a loopback address')
     expect(asked).toEqual(['rebind.example', 'rebind.example', 'rebind.example'])
+    expect(r.received).toHaveLength(0)
+  })
+})
+
+describe('a delivery attempt through publicFetch', () => {
+  it('reports a refused address as `target refused: …`, like any refusal that made no connection', async () => {
+    const r = await receiver()
+    const attempt = (url: string) =>
+      attemptDelivery(
+        { url, body: '{}', signature: 'sha256=00', deliveryId: 'dlv_1', event: 'ticket.created' },
+        { fetch: publicFetch, bypass: false },
+      )
+    const byName = await attempt(`http://localhost:${r.port}/hook`)
+    expect(byName).toMatchObject({ ok: false, httpStatus: null })
+    expect(byName.error).toMatch(
+      /^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/,
+    )
+    const literal = await attempt(`http://127.0.0.1:${r.port}/hook`)
+    expect(literal.error).toBe('target refused: 127.0.0.1 is a loopback address')
     expect(r.received).toHaveLength(0)
   })
 })

@@ -9,6 +9,7 @@ import { ErrorBody } from '@reseller-api/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi } from '../src/node.js'
 import { createGuard, hostName, isLoopbackHost } from '../src/server/guard.js'
+import { listen } from '../src/server/listen.js'
 import { type Standalone, startStandalone } from '../src/server/standalone.js'
 import { assertBuilt, startCli } from './cli-helpers.js'
 
@@ -279,5 +280,19 @@ describe('the guard itself', () => {
     expect(createGuard({ boundHost: 'devbox.lan' })(req('devbox.lan:4010'), '/')).toBeUndefined()
     expect(createGuard({ boundHost: '0.0.0.0' })(req('localhost'), '/')).toBeUndefined()
     expect(createGuard({ boundHost: '0.0.0.0' })(req('evil.example'), '/')?.status).toBe(403)
+  })
+
+  it('a wildcard bind serves the URL it prints (http://0.0.0.0:PORT, http://[::]:PORT)', async () => {
+    const server = await listen(async () => ({ status: 200, headers: {}, body: 'ok' }), { host: '0.0.0.0' })
+    try {
+      const answer = await fetch(`${server.url}/api/v1/anything`)
+      expect(answer.status).toBe(200)
+    } finally {
+      await server.close()
+    }
+    const req = (host: string) => ({ headers: { host } }) as never
+    expect(createGuard({ boundHost: '::' })(req('[::]:4010'), '/')).toBeUndefined()
+    // Bound to 127.0.0.1, the wildcard spelling is no name of this server.
+    expect(createGuard({ boundHost: '127.0.0.1' })(req('0.0.0.0:4010'), '/')?.status).toBe(403)
   })
 })

@@ -3,16 +3,9 @@
  * request that never finished arriving) are answered with the spec's error envelope, not Node's
  * empty-bodied default, whenever the connection still allows an answer.
  */
-import type { ServerResponse } from 'node:http'
+import { type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { ApiError, renderError } from '../routing/errors.js'
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  431: 'Request Header Fields Too Large',
-}
 
 /** The answer to a parser error: status, `error.code` and a message saying what was wrong. */
 export function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
@@ -78,7 +71,7 @@ function writeAnswer(error: NodeJS.ErrnoException, socket: Socket): void {
   const apiError = clientErrorAnswer(error)
   const body = Buffer.from(renderError(apiError).body)
   const head =
-    `HTTP/1.1 ${apiError.status} ${STATUS_TEXT[apiError.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
     `Content-Length: ${body.length}\r\n` +
     'Connection: close\r\n\r\n'

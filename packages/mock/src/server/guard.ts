@@ -54,6 +54,11 @@ export function hostName(value: string): string | null {
   return /^[a-z0-9_.-]+$/.test(host) ? host : null
 }
 
+/** {@link hostName} of a `host` to bind, where an IPv6 address comes without brackets (`::1`). */
+export function boundHostName(host: string): string | null {
+  return hostName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
+}
+
 /** Whether `host` (as {@link hostName} gives it) names this machine's loopback interface (§6.7). */
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true
@@ -84,17 +89,14 @@ export function createGuard(options: GuardOptions): Guard {
     if (host === null) throw new TypeError(`allowed host ${JSON.stringify(name)} is not a host name`)
     allowed.add(host)
   }
-  const bound = hostName(
-    options.boundHost.includes(':') && !options.boundHost.startsWith('[')
-      ? `[${options.boundHost}]`
-      : options.boundHost,
-  )
+  const bound = boundHostName(options.boundHost)
+  // The bound address as written: for a wildcard bind, `0.0.0.0` or `::` is the host of the URL
+  // `listen()` answers and the CLI prints, and a rebinding page can only send its own name.
+  if (bound !== null) allowed.add(bound)
   if (bound !== null && WILDCARDS.has(bound)) {
     // Bound to every interface: each interface's address is the bound address. Read once: an
     // interface that appears later (a VPN) needs `--allowed-host` or a restart.
     for (const address of interfaceAddresses()) allowed.add(address)
-  } else if (bound !== null) {
-    allowed.add(bound)
   }
 
   // Decisions by raw `Host` value: a server sees a handful of them, and parsing one costs ~2 µs

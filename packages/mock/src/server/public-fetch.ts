@@ -14,6 +14,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
+import { TargetRefusedError } from '../webhooks/attempt.js'
 import { addressProblem, isIpLiteral } from '../webhooks/target-policy.js'
 
 /** Answer statuses that carry no body (the `Response` constructor refuses one). */
@@ -28,8 +29,8 @@ type LookupCallback = (
 /** Judges one address: why it may not be connected to, or `null`. */
 export type AddressJudge = (address: string) => string | null
 
-function refusal(hostname: string, problem: string): NodeJS.ErrnoException {
-  return new Error(`target refused: ${hostname} resolves to ${problem.replace(' is ', ', ')}`)
+function refusal(hostname: string, problem: string): TargetRefusedError {
+  return new TargetRefusedError(`target refused: ${hostname} resolves to ${problem.replace(' is ', ', ')}`)
 }
 
 /**
@@ -103,7 +104,7 @@ async function guardedRequest(
   // The socket makes no lookup for an IP literal: judge it here.
   if (isIpLiteral(url.hostname)) {
     const problem = judge(url.hostname.replace(/^\[|\]$/g, ''))
-    if (problem) throw fetchFailed(new Error(`target refused: ${problem}`))
+    if (problem) throw fetchFailed(new TargetRefusedError(`target refused: ${problem}`))
   }
   const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
   const signal = request.signal

@@ -50,12 +50,22 @@ export interface AttemptOptions {
   bypass?: boolean
 }
 
+/**
+ * The `cause` of a fetch failure that made no connection because the target's address is refused
+ * (`server/public-fetch.ts`): its message, `target refused: …`, is the attempt's `error` as it is,
+ * like a refusal of the dispatcher's own.
+ */
+export class TargetRefusedError extends Error {
+  override readonly name = 'TargetRefusedError'
+}
+
 function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } }
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
     return `no answer within ${timeoutMs / 1000} s`
   }
   const cause = err?.cause
+  if (cause instanceof TargetRefusedError) return cause.message
   if (cause?.code) return `connection failed: ${cause.code}`
   if (cause?.message) return `connection failed: ${cause.message}`
   return `connection failed: ${err?.message ?? String(error)}`

@@ -73,6 +73,8 @@ export interface DispatcherOptions {
   /**
    * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
    * created (a test that replaces `globalThis.fetch` later does not receive the mock's deliveries).
+   * Without `insecureWebhooks`, reseller webhooks do not use it: they may point to local hosts, so
+   * they always go through that global `fetch` (see `reach`).
    */
   fetch?: typeof fetch
   /**
@@ -86,11 +88,6 @@ export interface DispatcherOptions {
   timeoutMs?: number
   /** Delivery ids; default `dlv_` + 32 hex digits of a generator seeded with the default seed. */
   newId?: () => string
-  /**
-   * Extra check of a target before each attempt (not made with `insecureWebhooks`), after the
-   * address policy of `target-policy.ts`. Resolves an error message to refuse the attempt, or `null`.
-   */
-  checkTarget?: (url: URL) => Promise<string | null>
   /** Called after each attempt changed a record outside any request: the state file's write-through. */
   onChange?: () => void
 }
@@ -172,24 +169,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   /**
    * How a target may be reached now: refused (never connected to), or the fetch to send with.
    * General webhooks: the creation rule again (a URL stored by a seed, a state file or an insecure
-   * run is judged too), then the owner's `checkTarget`. A reseller webhook may use `http://` and, as
+   * run is judged too); the addresses a name resolves to are the `fetch` option's to judge (the
+   * standalone server's `server/public-fetch.ts`). A reseller webhook may use `http://` and, as
    * contract §4 binds the public-host rule to general webhooks only, any host: it is reached with the
    * platform's fetch, and without `insecureWebhooks` its failures are `opaque` (no network detail),
    * so that its `error` cannot tell a closed port of the mock's machine from an open one.
    */
-  const reach = async (
+  const reach = (
     url: string,
     style: DeliveryStyle,
-  ): Promise<{ refused: string } | { via: typeof fetch; opaque: boolean }> => {
+  ): { refused: string } | { via: typeof fetch; opaque: boolean } => {
     if (options.insecureWebhooks) return { via: fetchImpl, opaque: false }
     if (style === 'reseller') {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: localFetch, opaque: true }
     }
-    const problem = targetProblem(url, { requireHttps: true })
-    if (problem) return { refused: `target refused: url ${problem}` }
-    const checked = options.checkTarget ? await options.checkTarget(new URL(url)) : null
-    return checked ? { refused: checked } : { via: fetchImpl, opaque: false }
+    const problem = targetProblem(url)
+    return problem ? { refused: `target refused: url ${problem}` } : { via: fetchImpl, opaque: false }
   }
 
   /** Sends unless the target is refused; a refusal is a failed attempt that made no connection. */
@@ -200,7 +196,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     event: string,
     body: string,
   ): Promise<AttemptResult> => {
-    const route = await reach(target.url, style)
+    const route = reach(target.url, style)
     if ('refused' in route) return { ok: false, httpStatus: null, error: route.refused, durationMs: 0 }
     const result = await send(route.via, target, deliveryId, event, body)
     if (!route.opaque || result.ok || result.httpStatus !== null) return result

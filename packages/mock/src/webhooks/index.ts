@@ -14,10 +14,7 @@ import {
 } from './dispatcher.js'
 
 /** Options a mock's owner may change after creation (the standalone server does). */
-export type DispatcherSettings = Pick<
-  DispatcherOptions,
-  'bypassMsw' | 'checkTarget' | 'fetch' | 'onChange' | 'timeoutMs'
->
+export type DispatcherSettings = Pick<DispatcherOptions, 'bypassMsw' | 'fetch' | 'onChange' | 'timeoutMs'>
 
 /** A dispatcher bound to a mock's context. */
 export interface MockDispatcher extends Dispatcher {
@@ -75,7 +72,6 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
       newId: deliveryIdFrom(context.random),
       // Through `settings`, so that `configure` also reaches attempts already scheduled.
       onChange: () => settings.onChange?.(),
-      checkTarget: (url) => settings.checkTarget?.(url) ?? Promise.resolve(null),
     })
   }
   // An event row is an `OutboxEvent` (id, reseller_id, style, event, payload).

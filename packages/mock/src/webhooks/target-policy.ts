@@ -12,9 +12,9 @@
  *   IPv4-mapped `::ffff:a.b.c.d` and a well-known-prefix NAT64 `64:ff9b::a.b.c.d` (what a DNS64
  *   resolver answers for an IPv4-only host); the local-use NAT64 prefix `64:ff9b:1::/48` is refused;
  * - a name is refused when it can only mean this machine or a local network (`localhost`,
- *   `*.localhost`, single-label names, `.local`, `.internal`, `.home.arpa`), trailing dots ignored.
- *   Any other name passes here; the standalone server checks the address it actually connects to
- *   (`server/public-fetch.ts`).
+ *   `*.localhost`, single-label names, `.local`, `.internal`, `.home.arpa`, `.localdomain`),
+ *   trailing dots ignored. Any other name passes here; the standalone server checks the address it
+ *   actually connects to (`server/public-fetch.ts`).
  *
  * No `node:` import: this runs wherever the mock runs (browsers and Workers too).
  */
@@ -115,11 +115,6 @@ export function addressProblem(address: string): string | null {
   return `${address} is not an IP address`
 }
 
-/** Whether `address` is a public unicast IP address (see {@link addressProblem}). */
-export function isPublicAddress(address: string): boolean {
-  return addressProblem(address) === null
-}
-
 /** Whether `hostname` (a URL's, brackets allowed) is an IP literal rather than a name. */
 export function isIpLiteral(hostname: string): boolean {
   const host = normalizeHost(hostname)
@@ -141,12 +136,6 @@ export function hostProblem(hostname: string): string | null {
   return null
 }
 
-/** Options of {@link targetProblem}. */
-export interface TargetPolicyOptions {
-  /** Refuse `http://` (general webhooks: spec §2.11). Default `true`. */
-  requireHttps?: boolean
-}
-
 /** Why `url` cannot be a webhook target at all (not a URL, or not `http(s)://`), or `null`. */
 export function urlProblem(url: string): string | null {
   let parsed: URL
@@ -161,19 +150,17 @@ export function urlProblem(url: string): string | null {
 }
 
 /**
- * Why a webhook target URL is refused without `insecureWebhooks`, as a message that names the
- * rule (it completes "url …"), or `null` when it may be used.
+ * Why a general webhook's target URL is refused without `insecureWebhooks` (HTTPS on a public host,
+ * spec §2.11), as a message that names the rule (it completes "url …"), or `null` when it may be used.
  */
-export function targetProblem(url: string, options: TargetPolicyOptions = {}): string | null {
+export function targetProblem(url: string): string | null {
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
     return 'must be a valid URL'
   }
-  const requireHttps = options.requireHttps ?? true
-  if (requireHttps && parsed.protocol !== 'https:') return 'must be an https:// URL: HTTP is refused'
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an http:// or https:// URL'
+  if (parsed.protocol !== 'https:') return 'must be an https:// URL: HTTP is refused'
   const problem = hostProblem(parsed.hostname)
   return problem && `must point to a public host: ${problem}`
 }
