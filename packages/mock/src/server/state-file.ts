@@ -309,16 +309,20 @@ export interface StateLogOptions {
 export interface StateLog {
   readonly path: string
   readonly stats: StateLogStats
-  /** Queues a change record; it is written by the next group commit. */
+  /** Queues a change record; it is written by the next group commit. Ignored once closed. */
   append(record: unknown): void
-  /** The state was replaced as a whole: the next commit writes a new file instead of records. */
+  /** The state was replaced as a whole: the next commit writes a new file instead of records. Ignored once closed. */
   replaceAll(): void
   /**
    * Resolves once everything appended (or replaced) so far is on disk; `undefined` when it already
-   * is (no promise for the read path). Rejects when that write failed (the next one rewrites the file).
+   * is (no promise for the read path). Rejects when that write failed; until a write succeeds, each
+   * call tries again by rewriting the whole file (the state it shows is not on disk).
    */
   durable(): Promise<void> | undefined
-  /** Waits for every queued write and a running compaction (never rejects), then closes the file. */
+  /**
+   * Waits for every queued write (a failed one is tried once more, its error passed to `warn`) and
+   * a running compaction, never rejecting, then closes the file.
+   */
   close(): Promise<void>
 }
 
@@ -542,10 +546,11 @@ export function createStateLog(
     await dropCompaction(current)
   }
 
-  return {
+  const log: StateLog = {
     path,
     stats,
     append(record) {
+      if (closed) return
       let line: Buffer
       try {
         line = encodeRecord(record)
@@ -564,11 +569,15 @@ export function createStateLog(
       kick()
     },
     replaceAll() {
+      if (closed) return
       needsRewrite = true
       requested++
       kick()
     },
     durable() {
+      if (closed) return undefined
+      // A write failed and nothing since has written the file: it is behind the state, write it whole.
+      if (needsRewrite && done >= requested) requested++
       if (done >= requested) return undefined
       return new Promise<void>((resolve, reject) => {
         waiters.push({ upTo: requested, resolve, reject })
@@ -576,6 +585,11 @@ export function createStateLog(
       })
     },
     async close() {
+      await log
+        .durable()
+        ?.catch((error: Error) =>
+          options.warn?.(`reseller-mock: could not save the state file ${path}: ${error.message}`),
+        )
       while (loop || done < requested) {
         kick()
         await loop
@@ -588,4 +602,5 @@ export function createStateLog(
       handle = undefined
     },
   }
+  return log
 }
