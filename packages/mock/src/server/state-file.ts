@@ -71,7 +71,7 @@ export function encodeRecord(record: unknown): Buffer {
   return Buffer.concat([Buffer.from(`${json.length} ${crc32(json)} `), json, Buffer.from('\n')])
 }
 
-/** Decodes one log line (without its newline); `undefined` when its length, checksum or JSON is wrong. */
+/** Decodes one log line (without its newline); `ok: false` and the problem when its length, checksum or JSON is wrong. */
 function decodeRecord(line: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
   const first = line.indexOf(0x20)
   const second = first === -1 ? -1 : line.indexOf(0x20, first + 1)
@@ -122,14 +122,15 @@ export async function readStateFile(path: string): Promise<LoadedStateFile | und
     return fromDocument(path, head, bytes.length, 0, [])
   }
   const snapshotBytes = end === -1 ? bytes.length : end + 1
-  const version = (head as { version?: unknown } | null)?.version
-  if (version === 1) {
+  // The first line says what the file is: a file of another kind is named as such, not as corrupt records.
+  const loaded = fromDocument(path, head, snapshotBytes, 0, [])
+  if (loaded.version === 1) {
     if (bytes.subarray(snapshotBytes).toString('utf8').trim() !== '') {
       throw new StateFileError(path, 'is a version 1 file with data after its document')
     }
-    return fromDocument(path, head, snapshotBytes, 0, [])
+    return loaded
   }
-  const records: unknown[] = []
+  const { records } = loaded
   let at = snapshotBytes
   let dropped: string | undefined
   while (at < bytes.length) {
@@ -152,7 +153,7 @@ export async function readStateFile(path: string): Promise<LoadedStateFile | und
     records.push(decoded.value)
     at = next + 1
   }
-  const loaded = fromDocument(path, head, snapshotBytes, at - snapshotBytes, records)
+  loaded.logBytes = at - snapshotBytes
   if (dropped) loaded.dropped = dropped
   return loaded
 }
