@@ -92,6 +92,15 @@ describe('store.onCommit / applyChange', () => {
     expect(replica.snapshot().tables).toEqual(store.snapshot().tables)
   })
 
+  test('an id drawn outside any transaction is a record of its own', () => {
+    const { store, changes } = recorded()
+    expect(store.nextId('random')).toBe(1)
+    expect(changes).toEqual([{ tables: {}, counters: { random: 1 }, last_micros: 0, clock_offset_ms: 0 }])
+    const replica = createStore(clock())
+    replica.applyChange(changes[0] as StoreChange)
+    expect(replica.nextId('random')).toBe(2)
+  })
+
   test('a bad record changes nothing and says which table', () => {
     const store = createStore(clock())
     store.resellers.insert(reseller(1))
