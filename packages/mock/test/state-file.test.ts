@@ -84,8 +84,16 @@ describe('state file (snapshot + log)', () => {
     ['an array', '[]', /is not a JSON object/],
     ['another format', '{"format":"x"}', /is not a reseller-mock state file/],
     // JSON lines of something else: the first line says what the file is, before any "record".
-    ['JSON lines of another format', '{"level":"info"}\n{"level":"warn"}\n{"level":"error"}\n', /is not a reseller-mock state file/],
-    ['a version 99 file with lines after it', `${JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} })}\nmore\nlines\n`, /has version 99/],
+    [
+      'JSON lines of another format',
+      '{"level":"info"}\n{"level":"warn"}\n{"level":"error"}\n',
+      /is not a reseller-mock state file/,
+    ],
+    [
+      'a version 99 file with lines after it',
+      `${JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} })}\nmore\nlines\n`,
+      /has version 99/,
+    ],
     ['another version', JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} }), /has version 99/],
     [
       'without state',
