@@ -525,6 +525,8 @@ export function createStateLog(
       return
     }
     compaction = undefined
+    // Records queued before the snapshot was taken and not written yet: the snapshot holds them.
+    buffer = buffer.filter((line) => !current.covered.has(line))
     await syncDirectory(dirname(path))
     snapshotBytes = snapshotPending
     logBytes = current.tail.reduce((n, b) => n + b.length, 0)
