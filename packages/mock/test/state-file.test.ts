@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -83,6 +83,17 @@ describe('state file (snapshot + log)', () => {
     ['empty', '', /is empty/],
     ['an array', '[]', /is not a JSON object/],
     ['another format', '{"format":"x"}', /is not a reseller-mock state file/],
+    // JSON lines of something else: the first line says what the file is, before any "record".
+    [
+      'JSON lines of another format',
+      '{"level":"info"}\n{"level":"warn"}\n{"level":"error"}\n',
+      /is not a reseller-mock state file/,
+    ],
+    [
+      'a version 99 file with lines after it',
+      `${JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} })}\nmore\nlines\n`,
+      /has version 99/,
+    ],
     ['another version', JSON.stringify({ format: STATE_FORMAT, version: 99, state: {} }), /has version 99/],
     [
       'without state',
@@ -185,6 +196,58 @@ describe('state log writer', () => {
     const ok = createStateLog(join(dir, 'state.json'), { snapshot: () => header({}) })
     await expect(ok.durable()).resolves.toBeUndefined()
     await ok.close()
+  })
+})
+
+describe('state log writer after a failed write', () => {
+  // The directory vanishes under a running log, then comes back: the append fails, the state it
+  // held is in memory only, and the file must catch up rather than stay behind.
+  async function failedAppend() {
+    const sub = join(dir, 'sub')
+    await mkdir(sub)
+    const path = join(sub, 'state.json')
+    const applied: number[] = []
+    const warnings: string[] = []
+    const log = createStateLog(path, {
+      snapshot: () => header({ applied }),
+      warn: (line) => warnings.push(line),
+    })
+    await log.durable()
+    await rm(sub, { recursive: true })
+    applied.push(1)
+    log.append({ i: 1 })
+    await expect(log.durable()).rejects.toThrow(/ENOENT/)
+    await mkdir(sub)
+    return { log, path, warnings }
+  }
+
+  it('the next durable() (a read) writes the whole state again', async () => {
+    const { log, path } = await failedAppend()
+    const retry = log.durable()
+    expect(retry).toBeInstanceOf(Promise)
+    await retry
+    expect(await readStateFile(path)).toMatchObject({ state: { applied: [1] }, records: [] })
+    expect(log.durable()).toBeUndefined()
+    await log.close()
+  })
+
+  it('close() writes the whole state again; nothing is written after it', async () => {
+    const { log, path, warnings } = await failedAppend()
+    await log.close()
+    expect(warnings).toEqual([])
+    expect(await readStateFile(path)).toMatchObject({ state: { applied: [1] }, records: [] })
+    const size = (await stat(path)).size
+    log.append({ i: 2 })
+    expect(log.durable()).toBeUndefined()
+    await new Promise((r) => setTimeout(r, 20))
+    expect((await stat(path)).size).toBe(size)
+  })
+
+  it('close() reports a write that fails again, and still resolves', async () => {
+    const { log, warnings } = await failedAppend()
+    await rm(join(dir, 'sub'), { recursive: true })
+    await log.close()
+    expect(warnings).toEqual([expect.stringMatching(/could not save the state file .*ENOENT/)])
   })
 })
 

@@ -106,6 +106,20 @@ describe('state file log, in-process', () => {
     expect(tablesOf(third.standalone)).toEqual(tablesOf(second.standalone))
   })
 
+  it('an id drawn by a request that writes no row (webhook test) is saved: a restart never draws it again', async () => {
+    const path = join(dir, 'draw.json')
+    const first = await start(path, { insecureWebhooks: true })
+    // Port 9 (discard): refused at once, no receiver needed.
+    const hook = { url: 'http://127.0.0.1:9/none', secret: 'rs' }
+    expect((await first.call('PUT', '/api/v1/reseller/webhook', hook)).status).toBe(200)
+    expect((await first.call('POST', '/api/v1/reseller/webhook/test')).status).toBe(200)
+    // A copy taken once the answer is out is what a SIGKILL would leave.
+    const copy = join(dir, 'draw-copy.json')
+    await copyFile(path, copy)
+    const second = await start(copy)
+    expect(tablesOf(second.standalone).counters).toEqual(tablesOf(first.standalone).counters)
+  })
+
   it('compaction: the log folds into a new snapshot, nothing is lost', async () => {
     const path = join(dir, 'compact.json')
     const first = await start(path, { compaction: { ratio: 0.2, minBytes: 0 } })

@@ -72,6 +72,35 @@ describe('store.onCommit / applyChange', () => {
     expect(Array.from(replica.resellers.all(), (r) => r.id)).toEqual([2, 4, 1])
   })
 
+  test('a row deleted then inserted again after another insert keeps its live place in the replica', () => {
+    const { store, changes } = recorded()
+    store.transact(() => {
+      for (let i = 1; i <= 3; i++) store.resellers.insert(reseller(i))
+    })
+    store.transact(() => {
+      store.resellers.delete(store.resellers.get(1)!)
+      store.resellers.insert(reseller(5))
+      store.resellers.insert(reseller(1, 'again'))
+      // An update after the re-insert does not move it again.
+      store.resellers.update(store.resellers.get(1)!, { name: 'again 2' })
+      store.resellers.insert(reseller(6))
+    })
+    expect(Array.from(store.resellers.all(), (r) => r.id)).toEqual([2, 3, 5, 1, 6])
+    const replica = createStore(clock())
+    for (const change of changes) replica.applyChange(change as StoreChange)
+    expect(Array.from(replica.resellers.all(), (r) => r.id)).toEqual([2, 3, 5, 1, 6])
+    expect(replica.snapshot().tables).toEqual(store.snapshot().tables)
+  })
+
+  test('an id drawn outside any transaction is a record of its own', () => {
+    const { store, changes } = recorded()
+    expect(store.nextId('random')).toBe(1)
+    expect(changes).toEqual([{ tables: {}, counters: { random: 1 }, last_micros: 0, clock_offset_ms: 0 }])
+    const replica = createStore(clock())
+    replica.applyChange(changes[0] as StoreChange)
+    expect(replica.nextId('random')).toBe(2)
+  })
+
   test('a bad record changes nothing and says which table', () => {
     const store = createStore(clock())
     store.resellers.insert(reseller(1))

@@ -227,8 +227,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       keep ? { snapshotBytes: saved!.snapshotBytes, logBytes: saved!.logBytes } : undefined,
     )
     const target = log
-    // A reset replaces the whole state however the store does it: a new file, not records.
-    context.onReset(() => target.replaceAll())
+    // A reset replaces the whole state (the store reloads the seed and reports `'replaced'`): the
+    // log then writes a new file instead of records.
     store.onCommit((change) => {
       if (change === 'replaced') target.replaceAll()
       else {

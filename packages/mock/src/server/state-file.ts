@@ -71,7 +71,7 @@ export function encodeRecord(record: unknown): Buffer {
   return Buffer.concat([Buffer.from(`${json.length} ${crc32(json)} `), json, Buffer.from('\n')])
 }
 
-/** Decodes one log line (without its newline); `undefined` when its length, checksum or JSON is wrong. */
+/** Decodes one log line (without its newline); `ok: false` and the problem when its length, checksum or JSON is wrong. */
 function decodeRecord(line: Buffer): { ok: true; value: unknown } | { ok: false; problem: string } {
   const first = line.indexOf(0x20)
   const second = first === -1 ? -1 : line.indexOf(0x20, first + 1)
@@ -122,14 +122,15 @@ export async function readStateFile(path: string): Promise<LoadedStateFile | und
     return fromDocument(path, head, bytes.length, 0, [])
   }
   const snapshotBytes = end === -1 ? bytes.length : end + 1
-  const version = (head as { version?: unknown } | null)?.version
-  if (version === 1) {
+  // The first line says what the file is: a file of another kind is named as such, not as corrupt records.
+  const loaded = fromDocument(path, head, snapshotBytes, 0, [])
+  if (loaded.version === 1) {
     if (bytes.subarray(snapshotBytes).toString('utf8').trim() !== '') {
       throw new StateFileError(path, 'is a version 1 file with data after its document')
     }
-    return fromDocument(path, head, snapshotBytes, 0, [])
+    return loaded
   }
-  const records: unknown[] = []
+  const { records } = loaded
   let at = snapshotBytes
   let dropped: string | undefined
   while (at < bytes.length) {
@@ -152,7 +153,7 @@ export async function readStateFile(path: string): Promise<LoadedStateFile | und
     records.push(decoded.value)
     at = next + 1
   }
-  const loaded = fromDocument(path, head, snapshotBytes, at - snapshotBytes, records)
+  loaded.logBytes = at - snapshotBytes
   if (dropped) loaded.dropped = dropped
   return loaded
 }
@@ -309,16 +310,20 @@ export interface StateLogOptions {
 export interface StateLog {
   readonly path: string
   readonly stats: StateLogStats
-  /** Queues a change record; it is written by the next group commit. */
+  /** Queues a change record; it is written by the next group commit. Ignored once closed. */
   append(record: unknown): void
-  /** The state was replaced as a whole: the next commit writes a new file instead of records. */
+  /** The state was replaced as a whole: the next commit writes a new file instead of records. Ignored once closed. */
   replaceAll(): void
   /**
    * Resolves once everything appended (or replaced) so far is on disk; `undefined` when it already
-   * is (no promise for the read path). Rejects when that write failed (the next one rewrites the file).
+   * is (no promise for the read path). Rejects when that write failed; until a write succeeds, each
+   * call tries again by rewriting the whole file (the state it shows is not on disk).
    */
   durable(): Promise<void> | undefined
-  /** Waits for every queued write and a running compaction (never rejects), then closes the file. */
+  /**
+   * Waits for every queued write (a failed one is tried once more, its error passed to `warn`) and
+   * a running compaction, never rejecting, then closes the file.
+   */
   close(): Promise<void>
 }
 
@@ -520,6 +525,8 @@ export function createStateLog(
       return
     }
     compaction = undefined
+    // Records queued before the snapshot was taken and not written yet: the snapshot holds them.
+    buffer = buffer.filter((line) => !current.covered.has(line))
     await syncDirectory(dirname(path))
     snapshotBytes = snapshotPending
     logBytes = current.tail.reduce((n, b) => n + b.length, 0)
@@ -542,10 +549,11 @@ export function createStateLog(
     await dropCompaction(current)
   }
 
-  return {
+  const log: StateLog = {
     path,
     stats,
     append(record) {
+      if (closed) return
       let line: Buffer
       try {
         line = encodeRecord(record)
@@ -564,11 +572,15 @@ export function createStateLog(
       kick()
     },
     replaceAll() {
+      if (closed) return
       needsRewrite = true
       requested++
       kick()
     },
     durable() {
+      if (closed) return undefined
+      // A write failed and nothing since has written the file: it is behind the state, write it whole.
+      if (needsRewrite && done >= requested) requested++
       if (done >= requested) return undefined
       return new Promise<void>((resolve, reject) => {
         waiters.push({ upTo: requested, resolve, reject })
@@ -576,6 +588,11 @@ export function createStateLog(
       })
     },
     async close() {
+      await log
+        .durable()
+        ?.catch((error: Error) =>
+          options.warn?.(`reseller-mock: could not save the state file ${path}: ${error.message}`),
+        )
       while (loop || done < requested) {
         kick()
         await loop
@@ -588,4 +605,5 @@ export function createStateLog(
       handle = undefined
     },
   }
+  return log
 }

@@ -34,8 +34,9 @@ interface WritableTable extends AnyTable {
 
 /**
  * Records the keys each write touches, until the store takes them at commit (or drops them on a
- * rollback). A key deleted and inserted again in one transaction is replayed as a delete then an
- * insert, so the row moves to the end as it did live.
+ * rollback), in the order replay must insert new rows. A key deleted and inserted again in one
+ * transaction is replayed as a delete then an insert, placed where the insert came, so the row
+ * moves to the end as it did live.
  */
 export class ChangeTracker {
   /** Per table, key → whether it was deleted before being written again in this transaction. */
@@ -58,7 +59,7 @@ export class ChangeTracker {
         ? insert(values)
         : transact(() => {
             const row = insert(values)
-            this.#mark(t, t.keyOf(row), false)
+            this.#mark(t, t.keyOf(row), 'insert')
             return row
           })) as typeof t.insert
     t.update = (row, patch) =>
@@ -66,7 +67,7 @@ export class ChangeTracker {
         ? update(row, patch)
         : transact(() => {
             const result = update(row, patch)
-            this.#mark(t, t.keyOf(row), false)
+            this.#mark(t, t.keyOf(row), 'update')
             return result
           })
     t.delete = (row) =>
@@ -75,11 +76,11 @@ export class ChangeTracker {
         : transact(() => {
             const stored = t.get(t.keyOf(row)) === row
             remove(row)
-            if (stored) this.#mark(t, t.keyOf(row), true)
+            if (stored) this.#mark(t, t.keyOf(row), 'delete')
           })
   }
 
-  #mark(table: WritableTable, key: Key, deleted: boolean): void {
+  #mark(table: WritableTable, key: Key, write: 'insert' | 'update' | 'delete'): void {
     if (!this.active) return
     let keys = this.#dirty.get(table)
     if (!keys) {
@@ -87,8 +88,12 @@ export class ChangeTracker {
       this.#dirty.set(table, keys)
     }
     const had = keys.get(key)
-    // A write after a delete of the same key: replayed as delete + insert.
-    keys.set(key, deleted || had === true)
+    if (write === 'insert' && had !== undefined) {
+      // Inserted again after a delete in this transaction: replayed as delete + insert, and placed
+      // after the rows inserted in between, as it is live.
+      keys.delete(key)
+      keys.set(key, true)
+    } else keys.set(key, write === 'delete' || had === true)
   }
 
   /** The rows touched since the last call, as they are now; forgets them. */

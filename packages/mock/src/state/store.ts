@@ -234,6 +234,9 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
       if (micros > lastMicros) lastMicros = micros
     },
     nextId(counter) {
+      // Drawn outside any transaction (a route run with `transaction: false`): while commits are
+      // captured, a change of its own, so the state file keeps it and a restart never repeats the id.
+      if (!tx && changes.active) return store.transact(() => store.nextId(counter))
       const had = counter in counters
       const previous = counters[counter] ?? 0
       counters[counter] = previous + 1
