@@ -238,6 +238,14 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     })
   }
 
+  /** A start that fails leaves nothing running: no scheduled delivery, no timer, no open file. */
+  const abandon = async (error: unknown): Promise<never> => {
+    dispatcher.stop()
+    clock.stop()
+    await log?.close()
+    throw error
+  }
+
   const server = await listen(
     mock.handle,
     {
@@ -250,16 +258,16 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       onRead: log ? persist : undefined,
     },
     createInspector(mock),
-  )
+  ).catch(abandon)
 
   if (log) {
     try {
       await log.durable()
     } catch (error) {
       await server.close()
-      throw new StateFileError(log.path, `cannot be written (${(error as Error).message})`, {
-        cause: error,
-      })
+      await abandon(
+        new StateFileError(log.path, `cannot be written (${(error as Error).message})`, { cause: error }),
+      )
     }
   }
 
