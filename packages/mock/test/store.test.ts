@@ -68,6 +68,21 @@ describe('tables', () => {
     ).toThrow('boom')
     expect(store.accounts.group('reseller', 1).map((r) => r.username)).toEqual(['b', 'c'])
   })
+
+  test('a rolled-back update that moved a row to another group puts it back in its place', () => {
+    const store = createStore(fixedClock())
+    const rows = ['a', 'b', 'c'].map((n) => store.accounts.insert(account(n, `${n}.example`)))
+    store.accounts.insert(account('d', 'd.example', 2))
+    expect(() =>
+      store.transact(() => {
+        store.accounts.update(rows[1]!, { reseller_id: 2 })
+        throw new Error('boom')
+      }),
+    ).toThrow('boom')
+    // Lists and pages read groups in order: a failed request must not reorder them.
+    expect(store.accounts.group('reseller', 1).map((r) => r.username)).toEqual(['a', 'b', 'c'])
+    expect(store.accounts.group('reseller', 2).map((r) => r.username)).toEqual(['d'])
+  })
 })
 
 describe('transactions', () => {

@@ -149,8 +149,9 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
     }
     const previous: Partial<T> = {}
     for (const field of Object.keys(patch) as (keyof T)[]) previous[field] = row[field]
-    this.#patch(row, next, patch)
-    this.host.wrote(() => this.#patch(row, { ...row, ...previous }, previous))
+    const removedAt = this.#patch(row, next, patch)
+    // The undo puts the row back where it stood in the groups it left, not at their end.
+    this.host.wrote(() => this.#patch(row, { ...row, ...previous }, previous, removedAt))
     return row
   }
 
@@ -268,7 +269,16 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
     }
   }
 
-  #patch(row: T, next: T, patch: Partial<T>): void {
+  /**
+   * Writes `patch` into `row` and moves it between groups whose key changed: appended to its new
+   * group, or put at `at` (the undo of an earlier move). Returns where it left each group.
+   */
+  #patch(
+    row: T,
+    next: T,
+    patch: Partial<T>,
+    at?: ReadonlyMap<Map<Key, T[]>, number>,
+  ): Map<Map<Key, T[]>, number> {
     const moved: [Map<Key, T>, Key | undefined, Key | undefined][] = []
     for (const { key, map } of this.#unique.values()) {
       const before = key(row)
@@ -286,17 +296,22 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
       if (before !== undefined) map.delete(before)
       if (after !== undefined) map.set(after, row)
     }
+    const removedAt = new Map<Map<Key, T[]>, number>()
     for (const [map, before, after] of regrouped) {
       const from = map.get(before)
       if (from) {
-        const at = from.lastIndexOf(row)
-        if (at !== -1) from.splice(at, 1)
+        const index = from.lastIndexOf(row)
+        if (index !== -1) {
+          from.splice(index, 1)
+          removedAt.set(map, index)
+        }
         if (from.length === 0) map.delete(before)
       }
-      const to = map.get(after)
-      if (to) to.push(row)
-      else map.set(after, [row])
+      const to = map.get(after) ?? []
+      map.set(after, to)
+      to.splice(at?.get(map) ?? to.length, 0, row)
     }
     versions.set(row, rowVersion(row) + 1)
+    return removedAt
   }
 }
