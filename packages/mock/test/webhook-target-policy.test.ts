@@ -75,7 +75,10 @@ describe('webhook target policy', () => {
   it('names the rule and the range in its message', () => {
     expect(targetProblem('http://hooks.example.com/')).toBe('must be an https:// URL: HTTP is refused')
     expect(targetProblem('https://198.18.0.1/')).toBe(
-      'must point to a public host: 198.18.0.1 is a reserved or documentation address',
+      'must point to a public host: 198.18.0.1 is a benchmarking (198.18.0.0/15) address',
+    )
+    expect(targetProblem('https://203.0.113.7/')).toBe(
+      'must point to a public host: 203.0.113.7 is a documentation (203.0.113.0/24) address',
     )
     expect(targetProblem('https://[fec0::1]/')).toBe(
       'must point to a public host: fec0::1 is a site-local address',
@@ -89,7 +92,7 @@ describe('webhook target policy', () => {
   })
 
   it('refuses every scheme but https, and anything that is not a URL', () => {
-    expect(targetProblem('ftp://hooks.example.com/')).toBe('must be an https:// URL: HTTP is refused')
+    expect(targetProblem('ftp://hooks.example.com/')).toBe('must be an https:// URL')
     expect(targetProblem('hooks.example.com/x')).toBe('must be a valid URL')
   })
 

@@ -27,7 +27,7 @@ export const STATE_VERSION = 2
 export interface StateDocument {
   format: typeof STATE_FORMAT
   version: typeof STATE_VERSION
-  /** Real time of the write, ISO 8601; informative only. */
+  /** Mock time (the clock, offset included) of the snapshot, ISO 8601; informative only. */
   saved_at: string
   /** The seed the state was created from (`reset` returns to it); `null`: the built-in demo seed. */
   seed: unknown

@@ -56,6 +56,15 @@ const RANGE_NAMES: Record<string, string> = {
   segmentRouting: 'a segment-routing',
 }
 
+/** IPv4 blocks that `ipaddr.js` files under `reserved`, named as the IANA registry names them. */
+const RESERVED_V4_NAMES: [[ipaddr.IPv4, number], string][] = [
+  [ipaddr.IPv4.parseCIDR('198.18.0.0/15'), 'a benchmarking (198.18.0.0/15)'],
+  [ipaddr.IPv4.parseCIDR('192.0.2.0/24'), 'a documentation (192.0.2.0/24)'],
+  [ipaddr.IPv4.parseCIDR('198.51.100.0/24'), 'a documentation (198.51.100.0/24)'],
+  [ipaddr.IPv4.parseCIDR('203.0.113.0/24'), 'a documentation (203.0.113.0/24)'],
+  [ipaddr.IPv4.parseCIDR('240.0.0.0/4'), 'a reserved (240.0.0.0/4)'],
+]
+
 /** Strips URL brackets and trailing dots, lower-cases. */
 function normalizeHost(hostname: string): string {
   return hostname
@@ -68,7 +77,9 @@ function normalizeHost(hostname: string): string {
 function ipv4Problem(address: ipaddr.IPv4): string | null {
   const range = address.range()
   if (range === 'unicast') return null
-  return `${address.toString()} is ${RANGE_NAMES[range] ?? `a special-purpose (${range})`} address`
+  const named =
+    range === 'reserved' ? RESERVED_V4_NAMES.find(([block]) => address.match(block))?.[1] : undefined
+  return `${address.toString()} is ${named ?? RANGE_NAMES[range] ?? `a special-purpose (${range})`} address`
 }
 
 /** The IPv4 address in the last 32 bits of an IPv6 address. */
@@ -160,7 +171,8 @@ export function targetProblem(url: string): string | null {
   } catch {
     return 'must be a valid URL'
   }
-  if (parsed.protocol !== 'https:') return 'must be an https:// URL: HTTP is refused'
+  if (parsed.protocol === 'http:') return 'must be an https:// URL: HTTP is refused'
+  if (parsed.protocol !== 'https:') return 'must be an https:// URL'
   const problem = hostProblem(parsed.hostname)
   return problem && `must point to a public host: ${problem}`
 }
