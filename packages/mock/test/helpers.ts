@@ -163,6 +163,18 @@ export async function state(mock: MockApi) {
 /** A body of `n` characters. */
 export const chars = (n: number) => 'x'.repeat(n)
 
+/** A WHM package body (small limits), with `extra` fields laid over it. */
+export const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  quota: 100,
+  bandwidth: 1000,
+  maxsql: 1,
+  maxpop: 1,
+  maxftp: 1,
+  maxsub: 1,
+  ...extra,
+})
+
 /** Uuid of the ticket with this subject (through the list). */
 export async function ticketUuid(mock: MockApi, subject: string, key: string = KEYS.a): Promise<string> {
   for (let p = 1; ; p++) {

@@ -11,7 +11,7 @@ import { internalsOf } from '../src/internal.js'
 import { createMockApi } from '../src/node.js'
 import { type StandaloneOptions, startStandalone } from '../src/server/standalone.js'
 import { StateFileError } from '../src/server/state-file.js'
-import { KEYS, testSeed } from './helpers.js'
+import { KEYS, pkg, testSeed } from './helpers.js'
 
 let dir: string
 const running: { close(): Promise<void> }[] = []
@@ -52,15 +52,6 @@ const tablesOf = (s: { mock: Parameters<typeof internalsOf>[0] }) => {
   return { tables: snapshot.tables, counters: snapshot.counters }
 }
 
-const pkg = (name: string) => ({
-  name,
-  quota: 100,
-  bandwidth: 1000,
-  maxsql: 1,
-  maxpop: 1,
-  maxftp: 1,
-  maxsub: 1,
-})
 const ticket = (subject: string) => ({ subject, message: 'Logged?', department: 'technical' })
 
 /** A mix of inserts, updates and deletes, some of them concurrent. */

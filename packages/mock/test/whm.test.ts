@@ -7,18 +7,7 @@ import {
   WhmUsage,
 } from '@reseller-api/sdk'
 import { describe, expect, test } from 'vitest'
-import { call, expectError, KEYS, newMock, testSeed } from './helpers.js'
-
-const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  quota: 100,
-  bandwidth: 1000,
-  maxsql: 1,
-  maxpop: 1,
-  maxftp: 1,
-  maxsub: 1,
-  ...extra,
-})
+import { call, expectError, KEYS, newMock, pkg, testSeed } from './helpers.js'
 
 describe('usage', () => {
   test('derived from the accounts; limits from the seed', async () => {

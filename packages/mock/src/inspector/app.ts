@@ -94,6 +94,9 @@ const badge = (label: unknown, kind = String(label)) =>
   h('span', { class: `badge badge-${kind.replace(/[^a-z0-9_-]/gi, '')}` }, text(label))
 const code = (value: unknown) => h('code', null, text(value))
 const empty = (what: string) => h('p', { class: 'empty' }, what)
+/** The ticket choice of the staff forms; `drawTickets` fills every `.ticket-select` with the tickets. */
+const ticketPicker = () =>
+  h('label', null, 'Ticket ', h('select', { name: 'ticket', class: 'ticket-select', required: true }))
 const pretty = (json: unknown): string => {
   if (typeof json !== 'string') return JSON.stringify(json, null, 2)
   try {
@@ -238,12 +241,7 @@ function skeleton(): void {
         h(
           'form',
           { id: 'reply-form', class: 'stack' },
-          h(
-            'label',
-            null,
-            'Ticket ',
-            h('select', { name: 'ticket', class: 'ticket-select', required: true }),
-          ),
+          ticketPicker(),
           h('textarea', { name: 'message', rows: 2, placeholder: 'Staff reply', required: true }),
           h(
             'div',
@@ -255,12 +253,7 @@ function skeleton(): void {
         h(
           'form',
           { id: 'status-form', class: 'row' },
-          h(
-            'label',
-            null,
-            'Ticket ',
-            h('select', { name: 'ticket', class: 'ticket-select', required: true }),
-          ),
+          ticketPicker(),
           h('select', { name: 'status', 'aria-label': 'status' }, statusOptions),
           h('button', { type: 'submit' }, 'Set status'),
         ),
