@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config'
+import { projects as mock } from './packages/mock/vitest.config.ts'
+import { projects as sdk } from './packages/sdk/vitest.config.ts'
 
+// Every package's tests by level (see each package's vitest.config.ts), and every example:
+// `pnpm exec vitest run --project mock:unit` runs one level alone.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'examples/*'],
+    projects: [...mock, ...sdk, 'examples/*'],
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 })

@@ -1,20 +1,26 @@
 import { fileURLToPath } from 'node:url'
-import { defineProject } from 'vitest/config'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
+const root = fileURLToPath(new URL('.', import.meta.url))
 const sdkSource = (path: string) => fileURLToPath(new URL(`../sdk/src/${path}`, import.meta.url))
 
-export default defineProject({
-  resolve: {
-    // Test the mock against the SDK's source, so a schema change shows up without a rebuild.
-    alias: [
-      { find: /^@reseller-api\/sdk\/webhooks$/, replacement: sdkSource('webhooks/index.ts') },
-      { find: /^@reseller-api\/sdk$/, replacement: sdkSource('index.ts') },
-    ],
-  },
-  test: {
-    name: 'mock',
-    include: ['test/**/*.test.ts'],
-    // Chromium tests: pnpm test:browser (vitest.browser.config.ts at the root).
-    exclude: ['test/browser/**'],
-  },
-})
+// Test the mock against the SDK's source, so a schema change shows up without a rebuild.
+const alias = [
+  { find: /^@reseller-api\/sdk\/webhooks$/, replacement: sdkSource('webhooks/index.ts') },
+  { find: /^@reseller-api\/sdk\/schemas$/, replacement: sdkSource('schemas/index.ts') },
+  { find: /^@reseller-api\/sdk$/, replacement: sdkSource('index.ts') },
+]
+
+/**
+ * The mock's tests by level, one vitest project each (the root vitest.config.ts runs them too):
+ * - `mock:unit`: one module on its own (store, table, clock, router, parsers), no server, no child process;
+ * - `mock:api`: the mock through its public surface (createMockApi, mock.fetch, MSW handlers, listen());
+ * - `mock:process`: tests that start the CLI or another child process.
+ * The Chromium tests (test/browser) run with `pnpm test:browser` (vitest.browser.config.ts at the root).
+ */
+export const projects: TestProjectInlineConfiguration[] = ['unit', 'api', 'process'].map((level) => ({
+  resolve: { alias },
+  test: { name: `mock:${level}`, root, include: [`test/${level}/**/*.test.ts`] },
+}))
+
+export default defineConfig({ test: { projects } })

@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    // The wire schemas and their validation helpers (the mock imports them from here).
+    'schemas/index': 'src/schemas/index.ts',
     // Webhooks: one shared core, two thin entries chosen by `exports` conditions (package.json).
     'webhooks/index': 'src/webhooks/index.ts',
     'webhooks/node': 'src/webhooks/node.ts',

@@ -12,7 +12,7 @@ import type {
   Ticket,
   TicketStatus,
   WebhookEvent,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import type { GeneralEventData, ResellerEventData } from '@reseller-api/sdk/webhooks'
 import type { MockContext } from './context.js'
 import { ApiError } from './routing/errors.js'

@@ -12,7 +12,7 @@ import {
   RESELLER_EVENTS,
   ResellerEvent,
   type WebhookEvent,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import { sampleEventData } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'

@@ -3,7 +3,7 @@
  * record shared by the `/reseller/clients/{id}/hosting/…` and `/reseller/whm/accounts/…` routes.
  * No HTTP here: functions check, write synchronously and throw API errors.
  */
-import type { HostingCreateBody, HostingCreated } from '@reseller-api/sdk'
+import type { HostingCreateBody, HostingCreated } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'

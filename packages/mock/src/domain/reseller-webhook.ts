@@ -1,5 +1,5 @@
 /** The reseller-style webhook (`PUT`/`GET /reseller/webhook`): one URL and secret per reseller. */
-import type { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk'
+import type { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
 import type { Caller } from '../routing/route.js'
 import type { Store } from '../state/store.js'

@@ -6,7 +6,7 @@
  * - A staff reply (control endpoint) that is not internal moves an `open` ticket to `in_progress`
  *   and emits `ticket.replied`; internal notes change nothing a client can see.
  */
-import type { MessageAuthor, TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk'
+import type { MessageAuthor, TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'

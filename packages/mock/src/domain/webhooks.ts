@@ -2,7 +2,7 @@
  * General webhooks (`POST /webhooks`): creation with a generated secret, lookup for the routes of
  * the delivery side. The secret is returned once, by the creation answer.
  */
-import { HttpUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk'
+import { HttpUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'

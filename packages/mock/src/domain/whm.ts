@@ -1,5 +1,5 @@
 /** Direct WHM access: usage derived from the accounts, packages. */
-import type { WhmPackageCreateBody, WhmUsage } from '@reseller-api/sdk'
+import type { WhmPackageCreateBody, WhmUsage } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
 import { errors } from '../routing/errors.js'
 import type { Caller } from '../routing/route.js'

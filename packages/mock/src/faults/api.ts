@@ -1,5 +1,5 @@
 /** `mock.faults`: the in-process hand on the fault registry (contract §6.2). */
-import { describeFieldErrors } from '@reseller-api/sdk'
+import { describeFieldErrors } from '@reseller-api/sdk/schemas'
 import { type FaultRegistry, faultJson, type StoredFault } from './registry.js'
 import type { FaultJson, FaultSpec } from './schema.js'
 

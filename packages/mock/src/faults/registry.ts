@@ -3,7 +3,7 @@
  * the order added (first match wins), used up after `times` requests. The core applies what
  * {@link FaultRegistry.take} returns; this module only decides which fault a request meets.
  */
-import { type FieldErrors, validate } from '@reseller-api/sdk'
+import { type FieldErrors, validate } from '@reseller-api/sdk/schemas'
 import { type FaultJson, FaultSpec } from './schema.js'
 
 /** A route of the mock as the registry sees it. */

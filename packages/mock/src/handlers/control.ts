@@ -2,7 +2,7 @@
  * Control endpoints (contract §4), under `{baseUrl}/__mock/`, no key needed: the operator's and
  * the test's hand on the state. The clock's are in `clock.ts`, `POST /__mock/events` in `events.ts`.
  */
-import { MessageText, Ticket, TicketMessage, TicketStatus } from '@reseller-api/sdk'
+import { MessageText, Ticket, TicketMessage, TicketStatus } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import { findAnyTicket, setTicketStatus, staffReply } from '../domain/tickets.js'
 import { data, jsonAnswer } from '../routing/reply.js'

@@ -2,7 +2,7 @@
  * `POST /__mock/events` (contract §6.3): emits any event of spec §6 through the real delivery
  * path. No key needed, like every control endpoint.
  */
-import { WebhookEvent } from '@reseller-api/sdk'
+import { WebhookEvent } from '@reseller-api/sdk/schemas'
 import { EmitEventBody, emitEvent } from '../domain/events.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'

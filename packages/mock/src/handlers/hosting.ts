@@ -1,5 +1,11 @@
 /** Reseller hosting (spec §4.1) and the deprecated `POST /reseller/accounts` (§9). */
-import { HostingCreateBody, HostingCreated, Id, WhmAccount, WhmAccountDeleted } from '@reseller-api/sdk'
+import {
+  HostingCreateBody,
+  HostingCreated,
+  Id,
+  WhmAccount,
+  WhmAccountDeleted,
+} from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import {
   deleteAccount,

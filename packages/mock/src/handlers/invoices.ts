@@ -1,5 +1,5 @@
 /** `GET /invoices` (spec §4.6): any valid key (contract §5). */
-import { Invoice } from '@reseller-api/sdk'
+import { Invoice } from '@reseller-api/sdk/schemas'
 import { page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import type { InvoiceRow } from '../state/schemas.js'

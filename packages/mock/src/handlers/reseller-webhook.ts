@@ -1,5 +1,5 @@
 /** The reseller-style webhook configuration (spec §4.4). `POST /reseller/webhook/test` is the delivery side's. */
-import { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk'
+import { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk/schemas'
 import { readResellerWebhook, setResellerWebhook } from '../domain/reseller-webhook.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'

@@ -1,5 +1,5 @@
 /** `GET /services` (spec §4.6): any valid key (contract §5). */
-import { Service } from '@reseller-api/sdk'
+import { Service } from '@reseller-api/sdk/schemas'
 import { page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import type { ServiceRow } from '../state/schemas.js'

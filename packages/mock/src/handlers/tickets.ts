@@ -7,7 +7,7 @@ import {
   TicketMessage,
   TicketReplyBody,
   TicketStatusChange,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import {
   closeTicket,
   createTicket,

@@ -2,7 +2,7 @@
  * General webhooks (spec §4.5): creation. `POST /webhooks/{id}/test` and
  * `GET /webhooks/{id}/deliveries` are the delivery side's (src/webhooks/).
  */
-import { WebhookCreateBody, WebhookCreated } from '@reseller-api/sdk'
+import { WebhookCreateBody, WebhookCreated } from '@reseller-api/sdk/schemas'
 import { createWebhook } from '../domain/webhooks.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'

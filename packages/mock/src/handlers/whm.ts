@@ -6,7 +6,7 @@ import {
   WhmPackageCreateBody,
   WhmPackageDeleted,
   WhmUsage,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import { deleteAccount, findAccount, requireWhm, setSuspended } from '../domain/hosting.js'
 import { createPackage, deletePackage, requirePackage, whmUsage } from '../domain/whm.js'
 import { data, page, record, serializer } from '../routing/reply.js'

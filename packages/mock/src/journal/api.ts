@@ -1,5 +1,5 @@
 /** `mock.requests`: the in-process hand on the request journal (contract §6.1). */
-import { describeFieldErrors, validate } from '@reseller-api/sdk'
+import { describeFieldErrors, validate } from '@reseller-api/sdk/schemas'
 import type { Journal } from './journal.js'
 import { type JournalEntry, JournalFilter } from './schema.js'
 

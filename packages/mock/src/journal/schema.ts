@@ -2,7 +2,7 @@
  * Wire shapes of the request journal (contract §6.1): the entry answered by `GET /__mock/requests`
  * and returned by `mock.requests.list()`, and the filter both accept.
  */
-import { Id } from '@reseller-api/sdk'
+import { Id } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 
 /** HTTP methods the mock's routes answer; a journal or fault filter names one of them. */

@@ -3,7 +3,7 @@
  * SDK's build): the route table, the operation texts, every schema the SDK and the mock export
  * (named components), and examples captured from a demo mock.
  */
-import * as sdk from '@reseller-api/sdk'
+import * as sdk from '@reseller-api/sdk/schemas'
 import * as emit from '../domain/events.js'
 import * as faults from '../faults/schema.js'
 import * as clock from '../handlers/clock.js'

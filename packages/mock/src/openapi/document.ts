@@ -10,7 +10,7 @@
  * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples it captured from a
  * demo mock (`examples.ts`) and writes the file.
  */
-import { ErrorBody, Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk'
+import { ErrorBody, Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import type { Route } from '../routing/route.js'
 import type { Answer, OperationDoc } from './operations.js'

@@ -38,7 +38,7 @@ import {
   WhmPackageCreateBody,
   WhmPackageDeleted,
   WhmUsage,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import type { MockState } from '../controls.js'
 import { EmitEventBody } from '../domain/events.js'

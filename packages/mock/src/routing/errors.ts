@@ -2,7 +2,7 @@
  * API errors as values. Domain code and handlers `throw` them wherever a rule fails; the core
  * renders every one into the error envelope in exactly one place ({@link renderError}).
  */
-import { describeFieldErrors, type ErrorCode, type FieldErrors } from '@reseller-api/sdk'
+import { describeFieldErrors, type ErrorCode, type FieldErrors } from '@reseller-api/sdk/schemas'
 import type { MockResponse } from './types.js'
 
 /** An error answer of the API: status, `error.code`, message and, for 422 validation, `fields`. */

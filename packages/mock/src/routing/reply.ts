@@ -4,7 +4,7 @@
  * breaks a test). Stored records are serialized once per version and cached, so a page of 20
  * unchanged tickets costs 20 cache hits and one string join, not 20 schema parses.
  */
-import { PAGE_SIZE } from '@reseller-api/sdk'
+import { PAGE_SIZE } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import { rowVersion } from '../state/table.js'
 import type { MockResponse } from './types.js'

@@ -4,7 +4,7 @@
  * continues it: look up the resources of the path first (404), then read the body or query (422),
  * then apply business rules.
  */
-import { PageQuery, type Scope, validate } from '@reseller-api/sdk'
+import { PageQuery, type Scope, validate } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import type { ApiKeyRow, ResellerRow } from '../state/schemas.js'

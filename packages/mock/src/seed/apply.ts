@@ -3,7 +3,7 @@
  * last ticket, service or invoice of a list is the newest and comes first in its list answers.
  * Timestamps come from the clock (strictly increasing) unless the seed gives `created_at`.
  */
-import { keyMode } from '@reseller-api/sdk'
+import { keyMode } from '@reseller-api/sdk/schemas'
 import { accountUsage, deriveUsername } from '../domain/hosting.js'
 import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
 import type { MockRandom } from '../state/random.js'

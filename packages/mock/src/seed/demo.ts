@@ -14,7 +14,7 @@ import {
   DEPARTMENTS as departments,
   PRIORITIES as priorities,
   TICKET_STATUSES as statuses,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import type { SeedInput } from './schema.js'
 
 const acmeTickets: NonNullable<SeedInput['resellers'][number]['tickets']> = Array.from(

@@ -30,7 +30,7 @@ import {
   TimestampUtc,
   Uuid,
   WebhookUrl,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import { WhmStatus } from '../state/schemas.js'
 

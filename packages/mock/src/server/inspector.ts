@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { TicketStatus } from '@reseller-api/sdk'
+import { TicketStatus } from '@reseller-api/sdk/schemas'
 import { internalsOf } from '../internal.js'
 import type { MockApi } from '../mock-api.js'
 import type { ServerExtension } from './listen.js'

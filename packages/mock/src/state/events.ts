@@ -5,7 +5,7 @@
  * nothing) and, once that transaction commits, hands the stored row to every listener. The webhook
  * dispatcher is such a listener: it queues deliveries on the clock; no request ever awaits one.
  */
-import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk'
+import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk/schemas'
 import { withUtcOffset } from './clock.js'
 import { pruneEvents } from './retention.js'
 import type { EventRow, EventStyle } from './schemas.js'

@@ -19,7 +19,7 @@ import {
   WebhookCreated,
   WhmAccount,
   WhmPackage,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 
 /** WHM state of a reseller: `online`, `offline` (503 `whm_unavailable`) or `none` (422 `no_reseller_service`). */

@@ -17,7 +17,7 @@
  * for the surrounding transaction and bumps the record's version, which invalidates cached wire
  * serializations.
  */
-import { describeFieldErrors, fieldErrors } from '@reseller-api/sdk'
+import { describeFieldErrors, fieldErrors } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 
 /** Primary and index keys. */

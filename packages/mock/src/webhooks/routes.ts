@@ -8,7 +8,7 @@ import {
   ResellerEvent,
   ResellerWebhookTestResult,
   WebhookTestBody,
-} from '@reseller-api/sdk'
+} from '@reseller-api/sdk/schemas'
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'

@@ -8,7 +8,7 @@ import { isApiError, ResellerApi } from '@reseller-api/sdk'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../../scripts/lib/chromium.js'
-import { startReceiver } from '../webhooks-helpers.js'
+import { startReceiver } from '../helpers/webhooks.js'
 
 const KEY = 'svc_live_acme_full'
 const images = fileURLToPath(new URL('../../../../docs/images/', import.meta.url))

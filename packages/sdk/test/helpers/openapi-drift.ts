@@ -10,7 +10,7 @@ import { routes } from '../../../mock/src/handlers/index.js'
 import { schemaNames } from '../../../mock/src/openapi/build.js'
 import { generateOpenApi } from '../../../mock/src/openapi/document.js'
 import { operations, serverOnlyOperations } from '../../../mock/src/openapi/operations.js'
-import { createAnswerChecker, type RecordedAnswer } from '../../../mock/test/openapi/answer-check.js'
+import { createAnswerChecker, type RecordedAnswer } from '../../../mock/test/helpers/answer-check.js'
 import { recordedAnswers } from './recording-mock.js'
 
 let checker: ReturnType<typeof createAnswerChecker> | undefined

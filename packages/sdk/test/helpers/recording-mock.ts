@@ -14,7 +14,7 @@ import {
 } from '../../../mock/src/node.js'
 import { parseBaseUrl } from '../../../mock/src/routing/base-url.js'
 import { createMswHandlers } from '../../../mock/src/routing/msw.js'
-import type { RecordedAnswer } from '../../../mock/test/openapi/answer-check.js'
+import type { RecordedAnswer } from '../../../mock/test/helpers/answer-check.js'
 
 export * from '../../../mock/src/node.js'
 

@@ -1,0 +1,19 @@
+/** How a command of `reseller-mock` fails: the class decides the message's form and the exit code. */
+
+/** A problem with the command line: reported in one line on stderr with a pointer to --help, then exit 1. */
+export class UsageError extends Error {}
+
+/** A failure to start that no flag syntax explains (the host cannot be bound): one line, exit 1. */
+export class StartError extends Error {}
+
+/** Writes `error` to stderr as one line (a stack trace only for an unexpected failure); returns exit code 1. */
+export function reportFailure(command: string, error: unknown): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${command}: ${error.message}\nRun "${command} --help" for the options.\n`)
+  } else if (error instanceof StartError) {
+    process.stderr.write(`${command}: ${error.message}\n`)
+  } else {
+    process.stderr.write(`${command}: ${(error as Error)?.stack ?? String(error)}\n`)
+  }
+  return 1
+}

@@ -1,0 +1,275 @@
+/**
+ * `reseller-mock` (no subcommand): the mock as a standalone HTTP server.
+ *
+ *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE [--adopt-seed]]
+ *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]... [--quiet]
+ *
+ * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
+ * host or port that cannot be bound, or any other failure to start.
+ */
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
+import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
+import { type KeyInfo, startStandalone } from '../server/standalone.js'
+import { StartError, UsageError } from './errors.js'
+
+const USAGE = `Usage: reseller-mock [options]
+
+Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
+
+Options:
+  --port N              port to listen on (default 4010; 0 takes a free port)
+  --host HOST           interface to bind (default 127.0.0.1)
+  --seed FILE           JSON seed to start from and reset to (default: the built-in demo seed, or
+                        the seed recorded in the --state file)
+  --state FILE          load the state from FILE if it exists and write every change through to it
+                        before answering (survives a kill, pending webhook retries included); the
+                        file records the seed it was created from
+  --adopt-seed          with --state and --seed: keep the file's state but make reset go to this
+                        --seed from now on (without it, a --seed other than the recorded one is refused)
+  --insecure-webhooks   let general webhooks target http:// and loopback or private hosts; failed
+                        reseller deliveries then say why
+  --journal-limit N     API requests the journal at /__mock/requests keeps (default 1000; 0 turns it off)
+  --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
+                        container name); other than loopback names and the bound address, any Host
+                        gets 403 forbidden_host (DNS-rebinding protection)
+  --quiet               no request log
+  --version             print the version
+  --help                show this help
+`
+
+/** Errors of `listen` and of the host name lookup before it: the host or port cannot be used. */
+const BIND_ERRORS: Record<string, (host: string) => string> = {
+  ENOTFOUND: (host) => `"${host}" is neither an IP address nor a host name that resolves`,
+  EAI_AGAIN: (host) => `the host name "${host}" could not be resolved (temporary DNS failure)`,
+  EAI_FAIL: (host) => `the host name "${host}" could not be resolved`,
+  EAI_NONAME: (host) => `"${host}" is neither an IP address nor a host name that resolves`,
+  EADDRNOTAVAIL: (host) => `${host} is not an address of this machine`,
+  EAFNOSUPPORT: (host) => `this machine does not support the address family of ${host}`,
+  EINVAL: (host) => `${host} cannot be bound`,
+}
+
+/** The package's version, read from its package.json (beside `dist/`). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  return pkg.version
+}
+
+interface Flags {
+  port: number
+  host: string
+  seed?: string
+  state?: string
+  adoptSeed: boolean
+  insecureWebhooks: boolean
+  journalLimit?: number
+  allowedHosts: string[]
+  quiet: boolean
+  help: boolean
+  version: boolean
+}
+
+function parseFlags(argv: string[]): Flags {
+  let values: ReturnType<typeof parse>['values']
+  function parse() {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        state: { type: 'string' },
+        'adopt-seed': { type: 'boolean' },
+        'insecure-webhooks': { type: 'boolean' },
+        'journal-limit': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  }
+  try {
+    values = parse().values
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const rawPort = values.port ?? '4010'
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`)
+  }
+  const host = values.host ?? '127.0.0.1'
+  if (host.trim() === '') throw new UsageError('--host must not be empty')
+  for (const name of ['seed', 'state'] as const) {
+    if (values[name] !== undefined && values[name].trim() === '')
+      throw new UsageError(`--${name} needs a file name`)
+  }
+  if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
+    throw new UsageError('--adopt-seed needs both --seed and --state')
+  }
+  const rawLimit = values['journal-limit']
+  if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
+    throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
+  }
+  const allowedHosts = values['allowed-host'] ?? []
+  for (const name of allowedHosts) {
+    if (hostName(name) === null)
+      throw new UsageError(
+        `--allowed-host needs a host name such as mock.test or mock.test:4010, got "${name}"`,
+      )
+  }
+  return {
+    port: Number(rawPort),
+    host,
+    seed: values.seed,
+    state: values.state,
+    adoptSeed: values['adopt-seed'] ?? false,
+    insecureWebhooks: values['insecure-webhooks'] ?? false,
+    journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
+    allowedHosts,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  }
+}
+
+async function readSeedFile(path: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read seed file ${path}: ${(error as Error).message}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+function keyTable(keys: KeyInfo[]): string {
+  const rows = keys.map((k) => [
+    k.key,
+    k.mode,
+    `${k.reseller_id} ${k.reseller}`,
+    k.scopes.join(' ') || '(none)',
+  ])
+  const header = ['KEY', 'MODE', 'RESELLER', 'SCOPES']
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`
+  return [line(header), ...rows.map(line)].join('\n')
+}
+
+/** Runs the server until SIGINT or SIGTERM; rejects with a {@link UsageError} or {@link StartError} when it cannot start. */
+export async function serve(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv)
+  if (flags.help) {
+    process.stdout.write(USAGE)
+    return
+  }
+  if (flags.version) {
+    process.stdout.write(`${version()}\n`)
+    return
+  }
+  const seed = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+
+  let standalone: Awaited<ReturnType<typeof startStandalone>>
+  try {
+    standalone = await startStandalone({
+      seed: seed as never,
+      port: flags.port,
+      host: flags.host,
+      statePath: flags.state,
+      adoptSeed: flags.adoptSeed,
+      insecureWebhooks: flags.insecureWebhooks,
+      journalLimit: flags.journalLimit,
+      allowedHosts: flags.allowedHosts,
+      log: flags.quiet ? undefined : out,
+      warn: (line) => process.stderr.write(`${line}\n`),
+    })
+  } catch (error) {
+    const err = error as Error & { code?: string }
+    if (err.name === 'SeedError')
+      throw new UsageError(`${flags.seed ? `seed file ${flags.seed}: ` : ''}${err.message}`)
+    if (err.code === 'EADDRINUSE') {
+      throw new UsageError(
+        `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
+      )
+    }
+    if (err.name === 'StateFileError' || err.code === 'EACCES') {
+      throw new UsageError(err.message)
+    }
+    const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
+    if (reason) throw new StartError(`cannot listen on ${flags.host}:${flags.port}: ${reason(flags.host)}`)
+    throw error
+  }
+
+  const { url } = standalone
+  // Only this machine reaches a loopback host: the key-less control endpoints stay private.
+  const boundName = boundHostName(flags.host)
+  if (boundName === null || !isLoopbackHost(boundName)) {
+    process.stderr.write(
+      `reseller-mock: warning: listening on ${flags.host}, not a loopback address: the /__mock/ control endpoints need no key and expose every API key and secret (GET /__mock/state) and can reset or change the state; bind 127.0.0.1 unless every machine that can reach this address is trusted\n`,
+    )
+  }
+  out(`reseller-mock listening on ${url}`)
+  out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
+  out(`  inspector ${url}/__mock/   (open it in a browser; control endpoints below it)`)
+  out(
+    `  seed      ${
+      standalone.seedFrom === 'option'
+        ? flags.seed
+        : standalone.seedFrom === 'state file'
+          ? `the one recorded in ${flags.state}`
+          : 'built-in demo seed'
+    }`,
+  )
+  out(
+    `  state     ${
+      flags.state === undefined
+        ? 'in memory (use --state FILE to keep it)'
+        : `${flags.state} (${standalone.state === 'loaded' ? 'loaded' : 'new'})`
+    }`,
+  )
+  out(
+    `  webhooks  ${flags.insecureWebhooks ? 'insecure: http:// and private hosts allowed' : 'general: HTTPS and public hosts only (--insecure-webhooks for local receivers)'}`,
+  )
+  const journalLimit = flags.journalLimit ?? DEFAULT_JOURNAL_LIMIT
+  out(
+    `  journal   ${journalLimit === 0 ? 'off (--journal-limit 0); answers still carry X-Request-Id' : `last ${journalLimit} API requests at ${url}/__mock/requests`}`,
+  )
+  out('')
+  out('API keys:')
+  out(keyTable(standalone.keys()))
+  out('')
+  out('Press Ctrl+C to stop.')
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`reseller-mock: ${signal} again, exiting at once\n`)
+      process.exit(1)
+    }
+    stopping = true
+    standalone.close().then(
+      () => {
+        if (!flags.quiet) out(`reseller-mock stopped (${signal})`)
+        process.exit(0)
+      },
+      (error: Error) => {
+        process.stderr.write(`reseller-mock: error while stopping: ${error.message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI: `pnpm test` builds before running the tests. */
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
+
+export function assertBuilt() {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the mock first (pnpm run build)`)
+}
+
+export interface CliRun {
+  child: ChildProcess
+  stdout: string[]
+  stderr: () => string
+  /** Resolves with the exit code (or signal) once the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** Spawns the CLI with `args` (no shell). */
+export function spawnCli(args: string[]): CliRun {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const stdout: string[] = []
+  let stderr = ''
+  let partial = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    partial += chunk
+    const lines = partial.split('\n')
+    partial = lines.pop() ?? ''
+    stdout.push(...lines)
+  })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
+  return { child, stdout, stderr: () => stderr, exited }
+}
+
+/** Runs the CLI to its end (bounded): exit code and output. */
+export async function runCli(args: string[], timeoutMs = 15_000) {
+  const run = spawnCli(args)
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs)
+  const { code } = await run.exited
+  clearTimeout(timer)
+  return { code, stdout: run.stdout.join('\n'), stderr: run.stderr() }
+}
+
+/** Waits (bounded) for a stdout line matching `pattern`; returns its match. */
+export async function waitForLine(
+  run: CliRun,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    for (const line of run.stdout) {
+      const match = line.match(pattern)
+      if (match) return match
+    }
+    if (run.child.exitCode !== null) {
+      throw new Error(`CLI exited with ${run.child.exitCode} before printing ${pattern}: ${run.stderr()}`)
+    }
+    if (Date.now() > deadline)
+      throw new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${run.stderr()}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** Starts the CLI and resolves once it prints its URL. */
+export async function startCli(args: string[]) {
+  const run = spawnCli(args)
+  const [, url] = await waitForLine(run, /listening on (http:\/\/\S+)/)
+  return { ...run, url: url! }
+}

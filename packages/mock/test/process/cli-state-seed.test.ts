@@ -1,0 +1,191 @@
+/**
+ * Through the CLI: the state file records its seed (reset goes back to it after a restart without
+ * --seed; another --seed is refused in one line unless --adopt-seed), a start removes the temp files
+ * of killed runs, and a torn last record is dropped with one warning line.
+ */
+import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, runCli, startCli, waitForLine } from '../helpers/cli.js'
+
+let dir: string
+const cleanups: Array<() => unknown> = []
+beforeAll(async () => {
+  assertBuilt()
+  dir = await mkdtemp(join(tmpdir(), 'reseller-mock-seed-'))
+})
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function seedFile(name: string, key: string) {
+  const path = join(dir, `${name}.json`)
+  await writeFile(
+    path,
+    JSON.stringify({
+      resellers: [{ id: 1, name, api_keys: [{ key, scopes: ['support:read', 'support:write'] }] }],
+    }),
+  )
+  return path
+}
+
+async function launch(args: string[]) {
+  const run = await startCli(['--port', '0', '--quiet', ...args])
+  cleanups.push(() => {
+    if (run.child.exitCode === null) run.child.kill('SIGKILL')
+  })
+  const call = async (method: string, path: string, key?: string, body?: unknown) => {
+    const res = await fetch(`${run.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json() }
+  }
+  const kill = async () => {
+    run.child.kill('SIGKILL')
+    await run.exited
+  }
+  return { run, call, kill }
+}
+
+/** Waits (bounded) until stderr matches: it travels on its own pipe, after or before stdout. */
+async function stderrMatching(run: { stderr: () => string }, pattern: RegExp) {
+  for (let i = 0; i < 100 && !pattern.test(run.stderr()); i++) await new Promise((r) => setTimeout(r, 20))
+  return run.stderr()
+}
+
+const ticket = { subject: 'Seeded?', message: 'Which seed?', department: 'technical' }
+
+describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
+  it('records the seed: a restart without --seed resets to it; another --seed is refused, or adopted', async () => {
+    const first = await seedFile('first', 'svc_live_first')
+    const second = await seedFile('second', 'svc_live_second')
+    const state = join(dir, 'seeded.json')
+
+    const a = await launch(['--seed', first, '--state', state])
+    expect((await a.call('POST', '/api/v1/support/tickets', 'svc_live_first', ticket)).status).toBe(201)
+    await a.kill()
+
+    // No --seed: the recorded one, also for reset.
+    const b = await launch(['--state', state])
+    await waitForLine(b.run, new RegExp(`seed +the one recorded in ${state}`))
+    expect((await b.call('POST', '/__mock/reset')).status).toBe(200)
+    expect((await b.call('GET', '/api/v1/support/tickets', 'svc_live_first')).status).toBe(200)
+    expect((await b.call('GET', '/api/v1/support/tickets', 'svc_live_second')).status).toBe(401)
+    expect((await b.call('POST', '/api/v1/support/tickets', 'svc_live_first', ticket)).status).toBe(201)
+    await b.kill()
+
+    // Another seed: refused in one line, naming the way out; the file untouched.
+    const refused = await runCli(['--port', '0', '--seed', second, '--state', state])
+    expect(refused.code).toBe(1)
+    const [line, ...rest] = refused.stderr.trim().split('\n')
+    expect(line).toMatch(
+      /state file .*seeded\.json: was created from another seed, not the one given; .*--adopt-seed/,
+    )
+    expect(rest).toEqual(['Run "reseller-mock --help" for the options.'])
+
+    // Adopted: the state is kept, reset goes to the new seed from now on, and a restart remembers it.
+    const c = await launch(['--seed', second, '--state', state, '--adopt-seed'])
+    await waitForLine(c.run, new RegExp(`seed +${second}`))
+    const kept = await c.call('GET', '/__mock/state')
+    expect(kept.body.data.tables.tickets).toHaveLength(1)
+    expect((await c.call('GET', '/api/v1/support/tickets', 'svc_live_first')).status).toBe(200)
+    await c.kill()
+    const d = await launch(['--state', state])
+    expect((await d.call('POST', '/__mock/reset')).status).toBe(200)
+    expect((await d.call('GET', '/api/v1/support/tickets', 'svc_live_second')).status).toBe(200)
+    expect((await d.call('GET', '/api/v1/support/tickets', 'svc_live_first')).status).toBe(401)
+  })
+
+  it('a file created on the demo seed refuses a --seed too; --adopt-seed needs --seed and --state', async () => {
+    const state = join(dir, 'demo.json')
+    const a = await launch(['--state', state])
+    await a.kill()
+    const refused = await runCli([
+      '--port',
+      '0',
+      '--seed',
+      await seedFile('other', 'svc_live_other'),
+      '--state',
+      state,
+    ])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/was created from the built-in demo seed/)
+    const lonely = await runCli(['--port', '0', '--adopt-seed'])
+    expect(lonely.code).toBe(1)
+    expect(lonely.stderr).toMatch(/--adopt-seed needs both --seed and --state/)
+  })
+
+  it('a start removes temp files of its state file left by killed runs, and only those', async () => {
+    const state = join(dir, 'temps.json')
+    const dead = 2 ** 22 + 4321
+    const stale = [`.temps.json.${dead}.0a0b0c0d.tmp`, `.temps.json.${dead + 1}.ffffffff.tmp`]
+    const foreign = `.other.json.${dead}.0a0b0c0d.tmp`
+    for (const name of [...stale, foreign]) await writeFile(join(dir, name), 'x'.repeat(1000))
+    const a = await launch(['--state', state])
+    expect(await stderrMatching(a.run, /removed/)).toMatch(
+      /removed 2 temp file\(s\) of .*temps\.json left by a killed run/,
+    )
+    const left = await readdir(dir)
+    for (const name of stale) expect(left).not.toContain(name)
+    expect(left).toContain(foreign)
+  })
+
+  it('a record torn by a kill is dropped with one warning line; every acknowledged change is kept', async () => {
+    const state = join(dir, 'torn-state.json')
+    const key = 'svc_live_torn'
+    const seed = await seedFile('torn', key)
+    const a = await launch(['--seed', seed, '--state', state])
+    for (let i = 0; i < 3; i++)
+      expect((await a.call('POST', '/api/v1/support/tickets', key, ticket)).status).toBe(201)
+    await a.kill()
+    // What a kill in the middle of an append leaves: the start of a record, no end.
+    await appendFile(state, '1234 5678 {"tables":{"tickets":{"put":[{"id":')
+    const b = await launch(['--state', state])
+    expect((await stderrMatching(b.run, /dropped/)).trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /torn-state\.json: its last record is cut short \(\d+ bytes without an end\); dropped it/,
+      ),
+    ])
+    expect((await b.call('GET', '/api/v1/support/tickets', key)).body.meta.total).toBe(3)
+  })
+
+  it('SIGKILL in the middle of concurrent writes, three times over: every acknowledged ticket is there', async () => {
+    const state = join(dir, 'kill-loop.json')
+    const key = 'svc_live_kill'
+    const seed = await seedFile('kill', key)
+    const acknowledged: string[] = []
+    for (let round = 0; round < 3; round++) {
+      const run = await launch(['--seed', seed, '--state', state])
+      const stored = (await run.call('GET', '/__mock/state')).body.data.tables.tickets as { uuid: string }[]
+      const present = new Set(stored.map((t) => t.uuid))
+      for (const uuid of acknowledged) expect(present).toContain(uuid)
+      // Five writers until the kill; answers that made it back count as acknowledged.
+      let killed = false
+      const writer = async () => {
+        while (!killed) {
+          try {
+            const made = await run.call('POST', '/api/v1/support/tickets', key, ticket)
+            if (made.status === 201) acknowledged.push(made.body.data.ticket_id)
+          } catch {
+            return
+          }
+        }
+      }
+      const writers = Array.from({ length: 5 }, writer)
+      await new Promise((r) => setTimeout(r, 150 + round * 70))
+      killed = true
+      await run.kill()
+      await Promise.all(writers)
+    }
+    expect(acknowledged.length).toBeGreaterThan(10)
+    const last = await launch(['--seed', seed, '--state', state])
+    const total = (await last.call('GET', '/api/v1/support/tickets', key)).body.meta.total
+    expect(total).toBeGreaterThanOrEqual(acknowledged.length)
+  })
+})
