@@ -3,6 +3,8 @@
  * SDK's build): the route table, the operation texts, every schema the SDK and the mock export
  * (named components), and examples captured from a demo mock.
  */
+
+import { VERSION } from '@reseller-api/sdk'
 import * as sdk from '@reseller-api/sdk/schemas'
 import * as emit from '../domain/events.js'
 import * as faults from '../faults/schema.js'
@@ -35,6 +37,6 @@ export async function buildOpenApi(): Promise<OpenApiDocument> {
     serverOnly: serverOnlyOperations,
     names: schemaNames,
     examples,
-    version: sdk.VERSION,
+    version: VERSION,
   })
 }
