@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { assembleMock } from '../../src/mock-api.js'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
 import { StateFileError } from '../../src/server/state-file.js'
-import type { StoreSnapshot } from '../../src/state/store.js'
+import type { StoreSnapshot } from '../../src/state/snapshot.js'
 import { KEYS, pkg, testSeed } from '../helpers/mock.js'
 
 let dir: string

@@ -23,7 +23,6 @@ const BEING_SPLIT: Record<string, number> = {
   'packages/mock/src/openapi/operations.ts': 509,
   'packages/mock/src/openapi/document.ts': 425,
   'packages/mock/src/server/state-file.ts': 609,
-  'packages/mock/src/state/store.ts': 412,
   'packages/sdk/src/core/errors.ts': 419,
 }
 
