@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { ApiError } from '../errors.js'
-import { renderError } from '../routing/errors.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
+import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
 import { createGuard } from './guard.js'
+import { errorAnswer, headerReader, readBody, requestTarget, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
 
 export type { ListenOptions, RunningServer } from './options.js'
@@ -24,57 +23,55 @@ export interface ServerExtension {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
-/** How long {@link RunningServer.close} lets in-flight requests finish before cutting their sockets. */
-const CLOSE_GRACE_MS = 3000
 
-/** The API's error envelope, rendered where every other error answer is. */
-function errorAnswer(
-  status: number,
-  code: 'validation_error' | 'internal_error',
-  message: string,
-): MockResponse {
-  return renderError(new ApiError(status, code, message))
-}
-
-function headerReader(req: IncomingMessage): MockRequest['headers'] {
-  const raw = req.headers
-  return {
-    get(name: string) {
-      const value = raw[name.toLowerCase()]
-      if (value === undefined) return null
-      return Array.isArray(value) ? value.join(', ') : value
-    },
+/**
+ * Answers one API or control request through the handler: reads the body (413 past `maxBody`),
+ * calls the handler (a throw is a 500), then the state file's hook of its kind (`onRead` or
+ * `onMutation`), so that no answer claims a change that was not saved.
+ */
+async function answer(
+  req: IncomingMessage,
+  url: string,
+  handle: MockHandler,
+  options: ListenOptions & { maxBody: number },
+): Promise<MockResponse> {
+  const { maxBody, onRead, onMutation } = options
+  const method = (req.method ?? 'GET').toUpperCase()
+  const body = await readBody(req, maxBody)
+  if (body === null)
+    return errorAnswer(413, 'validation_error', `request body is larger than ${maxBody} bytes`)
+  const q = url.indexOf('?')
+  const request: MockRequest = {
+    method,
+    path: q === -1 ? url : url.slice(0, q),
+    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    search: q === -1 ? '' : url.slice(q),
+    headers: headerReader(req),
+    body,
   }
-}
-
-/** Reads the request body as UTF-8, or `null` when it is larger than `max` bytes. */
-function readBody(req: IncomingMessage, max: number): Promise<string | null> {
-  const length = req.headers['content-length']
-  if (length === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('')
-  if (length !== undefined && Number(length) > max) return Promise.resolve(null)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooLarge = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > max) tooLarge = true
-      if (!tooLarge) chunks.push(chunk)
-    })
-    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-    // A connection that ends short emits neither: without this the promise would wait forever.
-    req.on('close', () => reject(new Error('the connection closed before the body arrived')))
-  })
-}
-
-function send(res: ServerResponse, answer: MockResponse): void {
-  // Already answered by the parser-error path (client-error.ts), or the client is gone.
-  if (res.headersSent || res.destroyed) return
-  const headers: Record<string, string | number> = { ...answer.headers }
-  headers['content-length'] = Buffer.byteLength(answer.body)
-  res.writeHead(answer.status, headers)
-  res.end(answer.body)
+  let response: MockResponse
+  try {
+    response = await handle(request)
+  } catch (error) {
+    return errorAnswer(
+      500,
+      'internal_error',
+      `the mock failed to answer: ${(error as Error)?.message ?? error}`,
+    )
+  }
+  const hook = READ_METHODS.has(method) ? onRead : onMutation
+  if (hook) {
+    try {
+      await hook()
+    } catch (error) {
+      return errorAnswer(
+        500,
+        'internal_error',
+        `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
+      )
+    }
+  }
+  return response
 }
 
 /**
@@ -89,9 +86,7 @@ export function listen(
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const log = options.log
-  const onMutation = options.onMutation
-  const onRead = options.onRead
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+  const answerOptions = { ...options, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY }
   // Before the server exists: a bad `allowedHosts` entry rejects `listen()` instead of serving.
   let guard: ReturnType<typeof createGuard>
   try {
@@ -100,58 +95,10 @@ export function listen(
     return Promise.reject(error)
   }
 
-  const answer = async (req: IncomingMessage, url: string): Promise<MockResponse> => {
-    const method = (req.method ?? 'GET').toUpperCase()
-    const body = await readBody(req, maxBody)
-    if (body === null)
-      return errorAnswer(413, 'validation_error', `request body is larger than ${maxBody} bytes`)
-    const q = url.indexOf('?')
-    const request: MockRequest = {
-      method,
-      path: q === -1 ? url : url.slice(0, q),
-      query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-      search: q === -1 ? '' : url.slice(q),
-      headers: headerReader(req),
-      body,
-    }
-    let response: MockResponse
-    try {
-      response = await handle(request)
-    } catch (error) {
-      return errorAnswer(
-        500,
-        'internal_error',
-        `the mock failed to answer: ${(error as Error)?.message ?? error}`,
-      )
-    }
-    const hook = READ_METHODS.has(method) ? onRead : onMutation
-    if (hook) {
-      try {
-        await hook()
-      } catch (error) {
-        return errorAnswer(
-          500,
-          'internal_error',
-          `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
-        )
-      }
-    }
-    return response
-  }
-
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = log ? performance.now() : 0
-    let url = req.url ?? '/'
-    // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1; keep the path only.
-    if (url.charCodeAt(0) !== 47 /* '/' */) {
-      try {
-        const parsed = new URL(url)
-        url = parsed.pathname + parsed.search
-      } catch {
-        url = '/'
-      }
-    }
+    const url = requestTarget(req.url)
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
@@ -164,7 +111,7 @@ export function listen(
       return
     }
     if (extension?.serve(req, res, path)) return
-    answer(req, url).then(
+    answer(req, url, handle, answerOptions).then(
       (response) => {
         if (response.noAnswer) {
           // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
@@ -191,40 +138,5 @@ export function listen(
 
   server.on('clientError', answerClientError)
 
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${options.port ?? 0}`
-      if (error.code === 'EADDRINUSE') {
-        reject(Object.assign(new Error(`port already in use: ${where}`), { code: error.code }))
-      } else if (error.code === 'EACCES') {
-        reject(Object.assign(new Error(`no permission to listen on ${where}`), { code: error.code }))
-      } else {
-        reject(error)
-      }
-    }
-    server.once('error', onError)
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', onError)
-      const { port } = server.address() as AddressInfo
-      const shownHost = host.includes(':') ? `[${host}]` : host
-      let closing: Promise<void> | undefined
-      resolve({
-        url: `http://${shownHost}:${port}`,
-        port,
-        close() {
-          closing ??= new Promise<void>((done) => {
-            extension?.close()
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
-            force.unref()
-            server.close(() => {
-              clearTimeout(force)
-              done()
-            })
-            server.closeIdleConnections()
-          })
-          return closing
-        },
-      })
-    })
-  })
+  return bind(server, host, options.port ?? 0, () => extension?.close())
 }
