@@ -9,7 +9,8 @@
 import type { IncomingMessage } from 'node:http'
 import { BlockList, isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { ApiError, renderError } from '../routing/errors.js'
+import { ApiError } from '../errors.js'
+import { renderError } from '../routing/errors.js'
 import type { MockResponse } from '../routing/types.js'
 import { normalizeOrigin, parseAllowedOrigins } from './cors.js'
 
