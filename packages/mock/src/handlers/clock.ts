@@ -3,7 +3,7 @@
  * running the webhook deliveries that fall due on the way.
  */
 import * as z from 'zod/mini'
-import { errors } from '../routing/errors.js'
+import { errors } from '../errors.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { ClockRangeError, LATEST_MOCK_TIME_MS } from '../state/clock.js'
