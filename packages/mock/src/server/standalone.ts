@@ -32,6 +32,8 @@ export interface StandaloneOptions {
   host?: string
   /** Host names accepted in `Host` besides loopback ones and the bound address (`--allowed-host`). */
   allowedHosts?: readonly string[]
+  /** Origins whose browser pages may call the server, with CORS (`--allowed-origin`). */
+  allowedOrigins?: readonly string[]
   /** State file: loaded if it exists, written through before every answer to a mutating request. */
   statePath?: string
   /**
@@ -254,6 +256,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       port: options.port ?? 4010,
       host: options.host ?? '127.0.0.1',
       allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
       log: options.log,
       onMutation: log ? async () => persist() : undefined,
       // Reads wait for the write of a background change (a delivery attempt) they could otherwise show.
