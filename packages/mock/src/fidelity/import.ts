@@ -37,6 +37,8 @@ export interface ImportedKey {
   mode: 'live' | 'sandbox'
   scopes: string[]
   reseller_id: number
+  /** Index in `keys` of the given key this one stands for. */
+  given: number
 }
 
 /** What {@link importAccount} returns. */
@@ -216,6 +218,7 @@ export async function importAccount(options: ImportOptions): Promise<ImportResul
               mode: modes[i]!,
               scopes: scopesOf(p),
               reseller_id: observed.resellerId,
+              given: i,
             },
           ],
     )
