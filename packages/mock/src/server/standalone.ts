@@ -2,8 +2,8 @@
  * The standalone mock: a mock served over `node:http`, optionally backed by a state file that every
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
-import { internalsOf } from '../internal.js'
-import { createMockApi, type MockApi } from '../mock-api.js'
+import type { MockContext } from '../context.js'
+import { assembleMock, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import type { StoreChange } from '../state/changes.js'
 import { createInspector } from './inspector.js'
@@ -68,6 +68,8 @@ export interface Standalone {
   /** `http://host:port`. */
   url: string
   mock: MockApi
+  /** The mock's context: its store, clock and webhook dispatcher. */
+  context: MockContext
   /** `'loaded'` from an existing state file, `'created'` a new one, `'memory'` without a state file. */
   state: 'loaded' | 'created' | 'memory'
   /**
@@ -129,9 +131,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     saved = await readStateFile(path)
   }
   const chosen = chooseSeed(options, saved, path ?? '')
-  let mock: MockApi
+  let assembled: ReturnType<typeof assembleMock>
   try {
-    mock = createMockApi({
+    assembled = assembleMock({
       seed: chosen.seed,
       insecureWebhooks: options.insecureWebhooks ?? false,
       journalLimit: options.journalLimit,
@@ -143,8 +145,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       cause: error,
     })
   }
-  const { context, dispatcher } = internalsOf(mock)
-  const { store, clock } = context
+  const { mock, context } = assembled
+  const { store, clock, dispatcher } = context
 
   let log: StateLog | undefined
   let state: Standalone['state'] = 'memory'
@@ -257,7 +259,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       // Reads wait for the write of a background change (a delivery attempt) they could otherwise show.
       onRead: log ? persist : undefined,
     },
-    createInspector(mock),
+    createInspector(context),
   ).catch(abandon)
 
   if (log) {
@@ -275,6 +277,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   return {
     url: server.url,
     mock,
+    context,
     state,
     seedFrom: chosen.from,
     get stateStats() {
@@ -302,7 +305,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 }
 
 /** Replays one log record: a store change, or a clock advance that changed no row. */
-function applyRecord(store: ReturnType<typeof internalsOf>['context']['store'], record: unknown): void {
+function applyRecord(store: MockContext['store'], record: unknown): void {
   const r = record as Partial<StoreChange> & { clock_only?: boolean }
   if (typeof r !== 'object' || r === null || typeof r.tables !== 'object' || r.tables === null) {
     throw new Error('a log record is not a change')

@@ -7,10 +7,10 @@ import { copyFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { internalsOf } from '../../src/internal.js'
-import { createMockApi } from '../../src/node.js'
+import { assembleMock } from '../../src/mock-api.js'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
 import { StateFileError } from '../../src/server/state-file.js'
+import type { StoreSnapshot } from '../../src/state/store.js'
 import { KEYS, pkg, testSeed } from '../helpers/mock.js'
 
 let dir: string
@@ -47,8 +47,8 @@ async function start(statePath: string, options: StandaloneOptions = {}) {
 }
 
 /** Everything the store holds, rows in their order: what a restart must give back. */
-const tablesOf = (s: { mock: Parameters<typeof internalsOf>[0] }) => {
-  const snapshot = internalsOf(s.mock).context.store.snapshot()
+const tablesOf = (s: { context: { store: { snapshot(): StoreSnapshot } } }) => {
+  const snapshot = s.context.store.snapshot()
   return { tables: snapshot.tables, counters: snapshot.counters }
 }
 
@@ -165,14 +165,14 @@ describe('state file log, in-process', () => {
   it('a version 1 file (one JSON document) loads and is migrated to version 2 on the first write', async () => {
     const path = join(dir, 'v1.json')
     // Today's format, as a previous release wrote it.
-    const old = createMockApi({ seed: testSeed() })
+    const { mock: old, context: oldContext } = assembleMock({ seed: testSeed() })
     const made = await old.fetch('https://api.reseller.test/api/v1/support/tickets', {
       method: 'POST',
       headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json' },
       body: JSON.stringify(ticket('from v1')),
     })
     expect(made.status).toBe(201)
-    const state = internalsOf(old).context.store.snapshot()
+    const state = oldContext.store.snapshot()
     await writeFile(
       path,
       `${JSON.stringify({ format: 'reseller-mock-state', version: 1, saved_at: 'x', state })}\n`,
