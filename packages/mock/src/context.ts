@@ -4,7 +4,7 @@
  */
 import { createFaultRegistry, type FaultRegistry, type RouteTemplate } from './faults/registry.js'
 import { createJournal, type Journal } from './journal/journal.js'
-import { loadSeed, prepareSeed } from './seed/prepared.js'
+import { loadSeed, type PreparedSeed, prepareSeed } from './seed/prepared.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
 import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
@@ -46,6 +46,12 @@ export interface ContextOptions {
   clock: Clock
   /** The seed (contract §4 format), parsed here: throws `SeedError` on a bad one. */
   seed: unknown
+  /**
+   * The store starts empty, for a caller that restores a saved state at once, and `seed` is a
+   * function giving the seed, read and parsed only when a reset (or `context.seed`) needs it: the
+   * standalone server with a state file pays nothing at start for a large recorded seed.
+   */
+  deferSeed?: boolean
   /** Seed of the mock's id generator (`createMockApi({ randomSeed })`); default {@link DEFAULT_RANDOM_SEED}. */
   randomSeed?: string | number
   /** Entries the request journal keeps; default 1,000, `0` turns it off. */
@@ -65,9 +71,14 @@ export function createContext(options: ContextOptions): MockContext {
   const random = createRandom(randomSeed, 'run', () => store.nextId('random'))
   // Parsed and resolved once per seed object and randomSeed (its uuids and secrets are a separate
   // stream); loaded again on reset with the same uuids, secrets and timestamps.
-  const seed = prepareSeed(options.seed, randomSeed)
+  let prepared: PreparedSeed | undefined
+  const seed = () =>
+    (prepared ??= prepareSeed(
+      options.deferSeed ? (options.seed as () => unknown)() : options.seed,
+      randomSeed,
+    ))
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
-  loadSeed(store, seed, seededAt)
+  if (!options.deferSeed) loadSeed(store, seed(), seededAt)
   const journal = createJournal(options.journalLimit)
   const faults = createFaultRegistry(options.routes ?? [])
   return {
@@ -76,13 +87,15 @@ export function createContext(options: ContextOptions): MockContext {
     clock: options.clock,
     store,
     random,
-    seed: seed.seed,
+    get seed() {
+      return seed().seed
+    },
     journal,
     faults,
     emit: outbox.emit,
     onEvent: outbox.onEvent,
     reset() {
-      loadSeed(store, seed, seededAt)
+      loadSeed(store, seed(), seededAt)
       journal.clear()
       faults.clear()
       for (const listener of resetListeners) listener()

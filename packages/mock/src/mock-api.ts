@@ -131,15 +131,25 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   return buildMockApi(options, listenUnavailable)
 }
 
+/** {@link MockApiOptions} and what only the standalone server passes. @internal */
+export interface BuildOptions extends MockApiOptions {
+  /**
+   * Gives the seed when a reset first needs it (`undefined`: the demo seed); the store starts
+   * empty, for a saved state restored at once (`server/standalone.ts`). Replaces `seed`.
+   */
+  deferredSeed?: () => SeedInput | undefined
+}
+
 /** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
-export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
+export function buildMockApi(options: BuildOptions, listenImpl: ListenImpl = listenUnavailable): MockApi {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
   const clock = createClock()
   const context = createContext({
     baseUrl: base.href,
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
-    seed: options.seed ?? demoSeed,
+    seed: options.deferredSeed ? () => options.deferredSeed?.() ?? demoSeed : (options.seed ?? demoSeed),
+    deferSeed: options.deferredSeed !== undefined,
     randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
     journalLimit: options.journalLimit,
     routes,
