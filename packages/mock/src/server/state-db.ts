@@ -10,7 +10,7 @@
  * `docs/running-the-mock.md`, "State file", and `ARCHITECTURE.md`, "Persistence".
  */
 import { closeSync, openSync } from 'node:fs'
-import { DatabaseSync, type StatementSync } from 'node:sqlite'
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { StoreChange } from '../state/changes.js'
 import type { Key } from '../state/table.js'
 import {
@@ -85,6 +85,27 @@ export interface WholeState {
   clock_offset_ms: number
 }
 
+let sqlite: typeof import('node:sqlite') | undefined
+
+/**
+ * `node:sqlite`, loaded on first use: only a mock with a state file needs it. Node 22 still marks it
+ * experimental and warns once on load; that warning is not the mock's output, so it is left out.
+ */
+function loadSqlite(): typeof import('node:sqlite') {
+  if (sqlite) return sqlite
+  const emitWarning = process.emitWarning
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message
+    if (!/SQLite/i.test(text)) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
+  }) as typeof process.emitWarning
+  try {
+    sqlite = process.getBuiltinModule('node:sqlite')
+  } finally {
+    process.emitWarning = emitWarning
+  }
+  return sqlite
+}
+
 function sqliteCode(error: unknown): number | undefined {
   const code = (error as { errcode?: unknown }).errcode
   return typeof code === 'number' ? code & 0xff : undefined
@@ -123,7 +144,7 @@ export class StateDatabase {
     if (kind === 'missing') createPrivateFile(path)
     let db: DatabaseSync
     try {
-      db = new DatabaseSync(path)
+      db = new (loadSqlite().DatabaseSync)(path)
     } catch (error) {
       throw openError(path, error)
     }
