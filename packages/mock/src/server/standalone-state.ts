@@ -24,7 +24,7 @@ export function canonicalJson(value: unknown): string {
 export interface SeedChoice {
   /** The seed to load now (no saved state), or to read when a reset needs it (a saved state). */
   seed: () => SeedInput | undefined
-  /** The recorded seed, canonical JSON; `null` for the demo seed. */
+  /** The recorded seed as JSON; `null` for the demo seed. */
   recordJson: string
   from: 'option' | 'state file' | 'demo'
   /** The file's recorded seed must be replaced with {@link recordJson} (`--adopt-seed`). */
@@ -52,20 +52,21 @@ export function chooseSeed(
       adopted: false,
     }
   }
-  const givenJson = canonicalJson(given)
-  if (recordedJson !== undefined && recordedJson !== givenJson && !adoptSeed) {
+  const givenJson = JSON.stringify(given)
+  // Same text: the same seed, at the cost of one stringify. Else the same keys in another order
+  // may still be the same seed: only then are both put in canonical form (a large seed costs seconds).
+  const same =
+    recordedJson === undefined ||
+    recordedJson === givenJson ||
+    (recordedJson !== 'null' && canonicalJson(JSON.parse(recordedJson)) === canonicalJson(given))
+  if (!same && !adoptSeed) {
     throw new StateFileError(
       path,
       `was created from ${recordedJson === 'null' ? 'the built-in demo seed' : 'another seed'}, not the one given; start without --seed to use the recorded seed, or add --adopt-seed to keep the state and make reset go to the new seed`,
       { usage: true },
     )
   }
-  return {
-    seed: () => given,
-    recordJson: givenJson,
-    from: 'option',
-    adopted: recordedJson !== undefined && recordedJson !== givenJson,
-  }
+  return { seed: () => given, recordJson: givenJson, from: 'option', adopted: !same }
 }
 
 /**

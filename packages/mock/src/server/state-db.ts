@@ -1,7 +1,7 @@
 /**
  * The state database: SQLite (`node:sqlite`) as the durable copy of one mock's store.
  *
- *     meta(name, value)      format, seed (canonical JSON), counters (JSON), last_micros, clock_offset_ms
+ *     meta(name, value)      format, seed (JSON), counters (JSON), last_micros, clock_offset_ms
  *     rows(tbl, key, json)   one row per stored record, rowid order = the table's insertion order
  *
  * WAL with `synchronous=FULL` (a commit is on disk before it returns), `locking_mode=EXCLUSIVE`
@@ -37,7 +37,7 @@ const SQLITE_NOTADB = 26
 
 /** What a state database holds, as read at start (rows parsed, not yet validated). */
 export interface SavedState {
-  /** The recorded seed as canonical JSON (`null`: the built-in demo seed); parsed only when needed. */
+  /** The recorded seed as JSON (`null`: the built-in demo seed); parsed only when needed. */
   seedJson: string
   tables: Record<string, unknown[]>
   counters: unknown
@@ -200,9 +200,9 @@ export class StateDatabase {
       fail('meta.counters is not JSON')
     }
     const tables: Record<string, unknown[]> = {}
-    for (const { tbl, key, json } of this.#db
-      .prepare('SELECT tbl, key, json FROM rows ORDER BY rowid')
-      .all()) {
+    for (const { rowid, tbl, json } of this.#db
+      .prepare('SELECT rowid, tbl, json FROM rows ORDER BY rowid')
+      .iterate()) {
       let rows = tables[tbl as string]
       if (!rows) {
         rows = []
@@ -211,7 +211,7 @@ export class StateDatabase {
       try {
         rows.push(JSON.parse(json as string))
       } catch {
-        fail(`the row ${String(tbl)}/${String(key)} is not JSON`)
+        fail(`the row ${String(tbl)} at rowid ${String(rowid)} is not JSON`)
       }
     }
     return {

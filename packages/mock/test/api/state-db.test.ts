@@ -204,7 +204,11 @@ describe('state database, in-process', () => {
       `UPDATE rows SET json = json_set(json, '$.status', 'lost') WHERE tbl = 'tickets'`,
       /tables\.tickets\[0\] is not a valid row/,
     ],
-    ['a row that is not JSON', `UPDATE rows SET json = '{' WHERE tbl = 'tickets'`, /tickets\/1 is not JSON/],
+    [
+      'a row that is not JSON',
+      `UPDATE rows SET json = '{' WHERE tbl = 'tickets'`,
+      /tickets at rowid \d+ is not JSON/,
+    ],
     [
       'a counter that is no whole number',
       `UPDATE meta SET value = '{"ticket":-3}' WHERE name = 'counters'`,
@@ -232,6 +236,21 @@ describe('state database, in-process', () => {
     const before = await readFile(path)
     expect(await refusal(path)).toMatch(pattern)
     expect((await readFile(path)).equals(before)).toBe(true)
+  })
+
+  it('the recorded seed given again with its keys in another order is the same seed; another is refused', async () => {
+    const path = join(dir, 'seed-order.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('kept'))
+    await first.standalone.close()
+    const reordered = Object.fromEntries(Object.entries(testSeed()).reverse())
+    expect(Object.keys(reordered)).not.toEqual(Object.keys(testSeed()))
+    const second = await start(path, { seed: reordered as ReturnType<typeof testSeed> })
+    expect(second.standalone.seedFrom).toBe('option')
+    expect(tablesOf(second.standalone)).toEqual(tablesOf(first.standalone))
+    await second.standalone.close()
+    const other = { ...testSeed(), domain_price: 99 }
+    expect(await refusal(path, { seed: other })).toMatch(/was created from another seed/)
   })
 
   it('an empty file becomes a new state file', async () => {
