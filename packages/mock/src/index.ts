@@ -20,6 +20,7 @@ export type {
   ResellerEmitInput,
   StaffReplyResult,
 } from './controls.js'
+export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
 export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
@@ -31,7 +32,6 @@ export {
   type MockApi,
   type MockApiOptions,
 } from './mock-api.js'
-export { ApiError as MockApiError, isApiError as isMockApiError } from './routing/errors.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'

@@ -7,11 +7,13 @@
  * too: every API request (`/api/…`) gets a journal entry and an `X-Request-Id`, and meets the faults.
  */
 import type { MockContext } from '../context.js'
+import type { Caller } from '../domain/caller.js'
+import { ApiError, errors, isApiError } from '../errors.js'
 import type { ActiveFault } from '../faults/registry.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { Store } from '../state/store.js'
-import { ApiError, errors, isApiError, renderError } from './errors.js'
-import { type Caller, createCall, type Route } from './route.js'
+import { renderError } from './errors.js'
+import { createCall, type Route } from './route.js'
 import { compileRoutes, type Matched } from './router.js'
 import type { MockHandler, MockRequest, MockResponse } from './types.js'
 

@@ -8,7 +8,8 @@
 import type { IncomingMessage } from 'node:http'
 import { BlockList, isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { ApiError, renderError } from '../routing/errors.js'
+import { ApiError } from '../errors.js'
+import { renderError } from '../routing/errors.js'
 import type { MockResponse } from '../routing/types.js'
 
 /** What {@link createGuard} needs to know about the server. */

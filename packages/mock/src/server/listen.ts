@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ApiError, renderError } from '../routing/errors.js'
+import { ApiError } from '../errors.js'
+import { renderError } from '../routing/errors.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 import { answerClientError } from './client-error.js'
 import { createGuard } from './guard.js'

@@ -2,8 +2,8 @@
  * The standalone mock: a mock served over `node:http`, optionally backed by a state file that every
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
-import { internalsOf } from '../internal.js'
-import { buildMockApi, type MockApi } from '../mock-api.js'
+import type { MockContext } from '../context.js'
+import { type AssembledMock, assembleMock, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
@@ -56,6 +56,8 @@ export interface Standalone {
   /** `http://host:port`. */
   url: string
   mock: MockApi
+  /** The mock's context: its store, clock and webhook dispatcher. */
+  context: MockContext
   /** `'loaded'` from an existing state file, `'created'` a new one, `'memory'` without a state file. */
   state: 'loaded' | 'created' | 'memory'
   /**
@@ -89,17 +91,21 @@ function openState(path: string): OpenedState {
 }
 
 /** Makes the mock: from the seed for a new state, else empty with the seed deferred, then restored. */
-function createStandaloneMock(options: StandaloneOptions, choice: SeedChoice, opened?: OpenedState): MockApi {
+function createStandaloneMock(
+  options: StandaloneOptions,
+  choice: SeedChoice,
+  opened?: OpenedState,
+): AssembledMock {
   const common = { insecureWebhooks: options.insecureWebhooks ?? false, journalLimit: options.journalLimit }
-  if (!opened?.saved) return buildMockApi({ ...common, seed: choice.seed() })
-  const mock = buildMockApi({ ...common, deferredSeed: choice.seed })
-  restoreSaved(internalsOf(mock).context.store, opened.saved, opened.db.path)
-  return mock
+  if (!opened?.saved) return assembleMock({ ...common, seed: choice.seed() })
+  const assembled = assembleMock({ ...common, deferredSeed: choice.seed })
+  restoreSaved(assembled.context.store, opened.saved, opened.db.path)
+  return assembled
 }
 
 /** Subscribes the state file to the store; writes the whole state to a new file, or an adopted seed. */
-function startSync(opened: OpenedState, mock: MockApi, choice: SeedChoice): StateSync {
-  const { store, clock } = internalsOf(mock).context
+function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice): StateSync {
+  const { store, clock } = context
   const recorded = choice.recordJson
   const sync = new StateSync(opened.db, store, clock, () => recorded)
   try {
@@ -119,9 +125,9 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
   try {
     const path = opened?.db.path ?? ''
     const choice = chooseSeed(options.seed, opened?.saved?.seedJson, options.adoptSeed ?? false, path)
-    const mock = createStandaloneMock(options, choice, opened)
-    const sync = opened ? startSync(opened, mock, choice) : undefined
-    return { mock, choice, sync }
+    const { mock, context } = createStandaloneMock(options, choice, opened)
+    const sync = opened ? startSync(opened, context, choice) : undefined
+    return { mock, context, choice, sync }
   } catch (error) {
     opened?.db.close()
     throw error
@@ -132,9 +138,8 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const warn = options.warn ?? ((line: string) => console.error(line))
   const opened = options.statePath === undefined ? undefined : openState(options.statePath)
-  const { mock, choice, sync } = prepareMock(options, opened)
-  const { context, dispatcher } = internalsOf(mock)
-  const { store, clock } = context
+  const { mock, context, choice, sync } = prepareMock(options, opened)
+  const { store, clock, dispatcher } = context
   const persist = sync ? () => sync.durable() : undefined
 
   dispatcher.configure({
@@ -168,7 +173,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       // Reads wait for a failed write to succeed: no answer shows a change that is not on disk.
       onRead: persist,
     },
-    createInspector(mock),
+    createInspector(context),
   ).catch((error: unknown) => {
     // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file.
     stop()
@@ -179,6 +184,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   return {
     url: server.url,
     mock,
+    context,
     state: !opened ? 'memory' : opened.saved ? 'loaded' : 'created',
     seedFrom: choice.from,
     statePath: opened?.db.path,

@@ -3,7 +3,7 @@
 // every reset starts from the same state, and a seed object changed between two mocks is read again.
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMockApi, demoSeed, SeedError, type SeedInput } from '../../src/index.js'
-import { internalsOf } from '../../src/internal.js'
+import { assembleMock } from '../../src/mock-api.js'
 import { call, newMock, state, testSeed } from '../helpers/mock.js'
 
 afterEach(() => {
@@ -88,9 +88,9 @@ describe('mocks made from one seed', () => {
   })
 
   test('a reset tells the state file the whole state was replaced', async () => {
-    const mock = newMock()
+    const { mock, context } = assembleMock({ seed: testSeed() })
     const commits: unknown[] = []
-    internalsOf(mock).context.store.onCommit((change) => commits.push(change))
+    context.store.onCommit((change) => commits.push(change))
     await call(mock, 'POST', '/support/tickets', {
       body: { subject: 'x', message: 'y', department: 'billing' },
     })

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { internalsOf } from '../../src/internal.js'
-import { createMockApi } from '../../src/node.js'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
 import { StateFileError } from '../../src/server/state-path.js'
+import type { StoreSnapshot } from '../../src/state/store.js'
 import { KEYS, pkg, testSeed } from '../helpers/mock.js'
 
 let dir: string
@@ -64,8 +63,8 @@ async function start(statePath: string, options: StandaloneOptions = {}) {
 }
 
 /** Everything the store holds, rows in their order: what a restart must give back. */
-const tablesOf = (s: { mock: Parameters<typeof internalsOf>[0] }) => {
-  const snapshot = internalsOf(s.mock).context.store.snapshot()
+const tablesOf = (s: { context: { store: { snapshot(): StoreSnapshot } } }) => {
+  const snapshot = s.context.store.snapshot()
   return { tables: snapshot.tables, counters: snapshot.counters }
 }
 
@@ -131,7 +130,7 @@ describe('state database, in-process', () => {
     await first.standalone.close()
     const second = await start(path)
     expect(tablesOf(second.standalone)).toEqual(tablesOf(first.standalone))
-    expect(internalsOf(second.standalone.mock).context.clock.offsetMs).toBeGreaterThanOrEqual(3_600_000)
+    expect(second.standalone.context.clock.offsetMs).toBeGreaterThanOrEqual(3_600_000)
   })
 
   it('a second holder of the file is refused in one line naming this process', async () => {
