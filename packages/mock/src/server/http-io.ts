@@ -1,6 +1,6 @@
 /**
  * The node:http side of one request: its headers as the core reads them, its body within a size
- * limit, its target as a path, and an answer written with an exact `Content-Length`.
+ * limit, and an answer written with an exact `Content-Length`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
@@ -10,7 +10,7 @@ import type { MockRequest, MockResponse } from '../routing/types.js'
 /** The API's error envelope, rendered where every other error answer is. */
 export function errorAnswer(
   status: number,
-  code: 'validation_error' | 'internal_error',
+  code: 'validation_error' | 'internal_error' | 'bad_request',
   message: string,
 ): MockResponse {
   return renderError(new ApiError(status, code, message))
@@ -48,23 +48,13 @@ export function readBody(req: IncomingMessage, max: number): Promise<string | nu
   })
 }
 
-export function send(res: ServerResponse, answer: MockResponse): void {
+export function send(res: ServerResponse, answer: MockResponse, extra?: Record<string, string>): void {
   // Already answered by the parser-error path (client-error.ts), or the client is gone.
   if (res.headersSent || res.destroyed) return
-  const headers: Record<string, string | number> = { ...answer.headers }
+  const headers: Record<string, string | number> = extra
+    ? { ...answer.headers, ...extra }
+    : { ...answer.headers }
   headers['content-length'] = Buffer.byteLength(answer.body)
   res.writeHead(answer.status, headers)
   res.end(answer.body)
-}
-
-/** The target of a request as `path?query`: an absolute-form target (`GET http://host/path`, legal HTTP/1.1) keeps its path only. */
-export function requestTarget(raw: string | undefined): string {
-  const url = raw ?? '/'
-  if (url.charCodeAt(0) === 47 /* '/' */) return url
-  try {
-    const parsed = new URL(url)
-    return parsed.pathname + parsed.search
-  } catch {
-    return '/'
-  }
 }

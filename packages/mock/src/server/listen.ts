@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
-import { createGuard } from './guard.js'
-import { errorAnswer, headerReader, readBody, requestTarget, send } from './http-io.js'
+import { createCors, parseAllowedOrigins } from './cors.js'
+import { createGuard, readTarget } from './guard.js'
+import { errorAnswer, headerReader, readBody, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
 
 export type { ListenOptions, RunningServer } from './options.js'
@@ -89,8 +90,14 @@ export function listen(
   const answerOptions = { ...options, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY }
   // Before the server exists: a bad `allowedHosts` entry rejects `listen()` instead of serving.
   let guard: ReturnType<typeof createGuard>
+  let cors: ReturnType<typeof createCors>
   try {
-    guard = createGuard({ boundHost: host, allowedHosts: options.allowedHosts })
+    guard = createGuard({
+      boundHost: host,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+    })
+    cors = createCors(parseAllowedOrigins(options.allowedOrigins))
   } catch (error) {
     return Promise.reject(error)
   }
@@ -98,11 +105,20 @@ export function listen(
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const started = log ? performance.now() : 0
-    const url = requestTarget(req.url)
+    // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
+    // authority judged like Host.
+    const target = readTarget(req.url ?? '/')
+    const url = target?.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
-    const refused = guard(req, path)
+    const refused = target
+      ? guard(req, path, target.authority)
+      : errorAnswer(
+          400,
+          'bad_request',
+          'the request target must be a path (/api/…) or an absolute http:// URL',
+        )
     if (refused) {
       // The body is not read: the answer closes the connection rather than wait for it.
       res.shouldKeepAlive = false
@@ -111,6 +127,11 @@ export function listen(
       return
     }
     if (extension?.serve(req, res, path)) return
+    const corsHeaders = cors.headersFor(req)
+    if (corsHeaders && cors.isPreflight(req)) {
+      send(res, cors.preflight(req, corsHeaders))
+      return
+    }
     answer(req, url, handle, answerOptions).then(
       (response) => {
         if (response.noAnswer) {
@@ -120,7 +141,7 @@ export function listen(
           if (log) log(`${req.method} ${url} dropped ${(performance.now() - started).toFixed(1)}ms`)
           return
         }
-        send(res, response)
+        send(res, response, corsHeaders)
         extension?.answered(req.method ?? 'GET', url)
         if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
       },

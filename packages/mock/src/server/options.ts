@@ -31,6 +31,13 @@ export interface ListenOptions {
    * nothing.
    */
   allowedHosts?: readonly string[]
+  /**
+   * Origins (`scheme://host[:port]`, CLI `--allowed-origin`) whose pages may call the server
+   * from the browser: their requests pass the Origin rule, and their answers carry CORS headers
+   * (preflights answered). Requests from any other origin to `/api/` or `/__mock/` get 403
+   * `cross_origin`.
+   */
+  allowedOrigins?: readonly string[]
 }
 
 /** A running standalone server. */

@@ -2,7 +2,7 @@
 // the live event stream, and the delivery control endpoints the page drives (served by every
 // transport). The page itself runs in Chromium: test/browser/inspector.browser.test.ts.
 import { signPayload } from '@reseller-api/sdk/webhooks'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/node.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { call } from '../helpers/mock.js'
@@ -53,13 +53,13 @@ async function openStream(url: string) {
     }
   })()
   /** Resolves once `count` events arrived in all, or rejects after `ms`. */
-  const waitFor = async (count: number, ms = 2000) => {
-    const until = Date.now() + ms
-    while (events.length < count) {
-      if (Date.now() > until) throw new Error(`only ${events.length} events within ${ms} ms`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  }
+  const waitFor = (count: number, timeout = 2000) =>
+    vi.waitFor(
+      () => {
+        if (events.length < count) throw new Error(`only ${events.length} of ${count} events so far`)
+      },
+      { timeout, interval: 10 },
+    )
   return {
     response,
     events,
