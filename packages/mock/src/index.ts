@@ -25,7 +25,7 @@ export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
 export type { MockRequests } from './journal/api.js'
-export { JournalEntry, JournalFilter } from './journal/schema.js'
+export { JournalEntry, JournalFilter, JournalResponse } from './journal/schema.js'
 export {
   createMockApi,
   DEFAULT_BASE_URL,
