@@ -21,6 +21,10 @@ const USAGE = `Usage: reseller-mock [options]
 
 Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
 
+Commands (each has its own --help):
+  reseller-mock import   a seed from an account of a real deployment (GET requests only)
+  reseller-mock compare  the same scenario against a deployment and a mock of its import
+
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
   --host HOST           interface to bind (default 127.0.0.1)
