@@ -1,0 +1,112 @@
+/**
+ * `reseller-mock record`: the seed of the upstream account as the cassette's first line, then a
+ * transparent proxy whose every exchange is checked against the OpenAPI document and appended to
+ * the cassette (docs/keeping-the-mock-honest.md, "Record and replay").
+ */
+import { type KeyMode, keyMode } from '@reseller-api/sdk/schemas'
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js'
+import { CassetteWriter, cassetteSeed, toCassetteExchange } from './cassette-writer.js'
+import { createExchangeChecker, type OpenApiDocumentLike } from './openapi-check.js'
+import { type ProxiedExchange, type RecordProxy, startRecordProxy } from './record-proxy.js'
+
+/** What {@link startRecording} needs. */
+export interface RecordOptions {
+  /** The upstream's base URL. */
+  upstream: URL
+  /** The key the seed was imported with: its mode labels the requests made with it. */
+  key: string
+  /** The seed imported from the upstream (its keys are replaced by their mode in the cassette). */
+  seed: Record<string, unknown>
+  /** The OpenAPI document each exchange is checked against. */
+  openapi: OpenApiDocumentLike
+  out: string
+  port: number
+  host?: string
+  /** Where violations of the document and unreachable upstreams are told (one line each). */
+  warn: (line: string) => void
+}
+
+/** A recording under way. */
+export interface Recording {
+  url: string
+  /** Exchanges recorded so far. */
+  readonly exchanges: number
+  /** Stops the proxy once the requests under way are recorded; the cassette is then complete. */
+  close(): Promise<void>
+}
+
+/** Lower-case header map of raw headers, for the checker. */
+function headerMap(rawHeaders: string[]): Record<string, string> {
+  const out = new Map<string, string>()
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    out.set(rawHeaders[i]!.toLowerCase(), rawHeaders[i + 1] ?? '')
+  return Object.fromEntries(out)
+}
+
+/** Writes the cassette's header, then serves the proxy. */
+export async function startRecording(options: RecordOptions): Promise<Recording> {
+  const mode: KeyMode = keyMode(options.key) ?? 'live'
+  const writer = new CassetteWriter(
+    options.out,
+    {
+      format: CASSETTE_FORMAT,
+      version: CASSETTE_VERSION,
+      upstream: options.upstream.href.replace(/\/+$/, ''),
+      recorded_at: new Date().toISOString(),
+      mode,
+      seed: cassetteSeed(options.seed),
+    },
+    [options.key],
+  )
+  const checker = createExchangeChecker(options.openapi)
+  let seq = 0
+
+  const onExchange = (exchange: ProxiedExchange) => {
+    const violations = exchange.answer === null ? [] : checkSafely(exchange)
+    for (const violation of violations) options.warn(`reseller-mock record: violation: ${violation}`)
+    if (exchange.error !== undefined) options.warn(`reseller-mock record: ${exchange.error}`)
+    seq += 1
+    writer.append(toCassetteExchange(seq, exchange, options.key, violations))
+  }
+
+  const checkSafely = (exchange: ProxiedExchange): string[] => {
+    const answer = exchange.answer!
+    try {
+      return checker.check({
+        method: exchange.method,
+        path: exchange.path,
+        requestHeaders: headerMap(exchange.rawHeaders),
+        requestBody: exchange.body.length === 0 ? null : exchange.body.toString('utf8'),
+        status: answer.status,
+        headers: headerMap(answer.rawHeaders),
+        body: answer.body.length === 0 ? null : answer.body.toString('utf8'),
+      })
+    } catch (error) {
+      // A schema the validator cannot use must not stop the recording: it is told, like a violation.
+      return [`${exchange.method} ${exchange.path}: could not be checked: ${(error as Error).message}`]
+    }
+  }
+
+  let proxy: RecordProxy
+  try {
+    proxy = await startRecordProxy({
+      upstream: options.upstream,
+      port: options.port,
+      host: options.host,
+      onExchange,
+    })
+  } catch (error) {
+    writer.close()
+    throw error
+  }
+  return {
+    url: proxy.url,
+    get exchanges() {
+      return seq
+    },
+    async close() {
+      await proxy.close()
+      writer.close()
+    },
+  }
+}
