@@ -7,7 +7,7 @@ import { type KeyMode, keyMode } from '@reseller-api/sdk/schemas'
 import { CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js'
 import { CassetteWriter, cassetteSeed, toCassetteExchange } from './cassette-writer.js'
 import { createExchangeChecker, type OpenApiDocumentLike } from './openapi-check.js'
-import { type ProxiedExchange, type RecordProxy, startRecordProxy } from './record-proxy.js'
+import { type ProxiedExchange, startRecordProxy } from './record-proxy.js'
 
 /** What {@link startRecording} needs. */
 export interface RecordOptions {
@@ -24,6 +24,8 @@ export interface RecordOptions {
   host?: string
   /** Where violations of the document and unreachable upstreams are told (one line each). */
   warn: (line: string) => void
+  /** One line per recorded exchange (`#3 GET /api/v1/services → 200`). */
+  log?: (line: string) => void
 }
 
 /** A recording under way. */
@@ -43,31 +45,12 @@ function headerMap(rawHeaders: string[]): Record<string, string> {
   return Object.fromEntries(out)
 }
 
-/** Writes the cassette's header, then serves the proxy. */
+/** Serves the proxy, then writes the cassette's header (a port that cannot be bound leaves `out` as it was). */
 export async function startRecording(options: RecordOptions): Promise<Recording> {
   const mode: KeyMode = keyMode(options.key) ?? 'live'
-  const writer = new CassetteWriter(
-    options.out,
-    {
-      format: CASSETTE_FORMAT,
-      version: CASSETTE_VERSION,
-      upstream: options.upstream.href.replace(/\/+$/, ''),
-      recorded_at: new Date().toISOString(),
-      mode,
-      seed: cassetteSeed(options.seed),
-    },
-    [options.key],
-  )
   const checker = createExchangeChecker(options.openapi)
+  let writer: CassetteWriter | undefined
   let seq = 0
-
-  const onExchange = (exchange: ProxiedExchange) => {
-    const violations = exchange.answer === null ? [] : checkSafely(exchange)
-    for (const violation of violations) options.warn(`reseller-mock record: violation: ${violation}`)
-    if (exchange.error !== undefined) options.warn(`reseller-mock record: ${exchange.error}`)
-    seq += 1
-    writer.append(toCassetteExchange(seq, exchange, options.key, violations))
-  }
 
   const checkSafely = (exchange: ProxiedExchange): string[] => {
     const answer = exchange.answer!
@@ -87,18 +70,43 @@ export async function startRecording(options: RecordOptions): Promise<Recording>
     }
   }
 
-  let proxy: RecordProxy
+  const onExchange = (exchange: ProxiedExchange) => {
+    const violations = exchange.answer === null ? [] : checkSafely(exchange)
+    seq += 1
+    writer?.append(toCassetteExchange(seq, exchange, options.key, violations))
+    const status = exchange.answer?.status ?? 'no answer'
+    options.log?.(
+      `#${seq} ${exchange.method} ${exchange.path} → ${status}${violations.length > 0 ? ` (${violations.length} violations)` : ''}`,
+    )
+    for (const violation of violations) options.warn(`reseller-mock record: violation: ${violation}`)
+    if (exchange.error !== undefined) options.warn(`reseller-mock record: ${exchange.error}`)
+  }
+
+  const proxy = await startRecordProxy({
+    upstream: options.upstream,
+    port: options.port,
+    host: options.host,
+    onExchange,
+  })
+  // Created in the continuation of the listen callback: before any connection can be accepted.
   try {
-    proxy = await startRecordProxy({
-      upstream: options.upstream,
-      port: options.port,
-      host: options.host,
-      onExchange,
-    })
+    writer = new CassetteWriter(
+      options.out,
+      {
+        format: CASSETTE_FORMAT,
+        version: CASSETTE_VERSION,
+        upstream: options.upstream.href.replace(/\/+$/, ''),
+        recorded_at: new Date().toISOString(),
+        mode,
+        seed: cassetteSeed(options.seed),
+      },
+      [options.key],
+    )
   } catch (error) {
-    writer.close()
+    await proxy.close()
     throw error
   }
+  const opened = writer
   return {
     url: proxy.url,
     get exchanges() {
@@ -106,7 +114,7 @@ export async function startRecording(options: RecordOptions): Promise<Recording>
     },
     async close() {
       await proxy.close()
-      writer.close()
+      opened.close()
     },
   }
 }

@@ -149,19 +149,26 @@ function applyFresh(seed: Seed, startMicros: number, validate: boolean) {
   return { tables: tables as Record<string, object[]>, counters, span }
 }
 
-/** The latest timestamp the seed gives itself, in µs (`-Infinity` when it gives none). */
+/**
+ * The latest timestamp the seed gives itself, in µs (`-Infinity` when it gives none): every `…_at`
+ * field at any depth (services, invoices, and the tickets, messages, accounts and deliveries an
+ * import brings), so that no given time is taken for a clock-given one.
+ */
 function latestGivenTimestamp(seed: Seed): number {
   let latest = Number.NEGATIVE_INFINITY
-  const see = (given: string | null | undefined) => {
-    if (given != null) latest = Math.max(latest, parseMicros(normalizeTimestamp(given)))
-  }
-  for (const r of seed.resellers) {
-    for (const s of r.services) see(s.created_at)
-    for (const v of r.invoices) {
-      see(v.created_at)
-      see(v.due_at)
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item)
+      return
+    }
+    if (typeof value !== 'object' || value === null) return
+    for (const [field, member] of Object.entries(value)) {
+      if (field.endsWith('_at') && typeof member === 'string')
+        latest = Math.max(latest, parseMicros(normalizeTimestamp(member)))
+      else walk(member)
     }
   }
+  walk(seed.resellers)
   return latest
 }
 
