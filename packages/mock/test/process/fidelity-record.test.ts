@@ -95,7 +95,7 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
     const run = await startRecord(out)
     // An answer no API gives, to prove bytes that are not UTF-8 and a reason phrase of its own pass.
     const binary = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7b])
-    tap.change = (method, path, answer) =>
+    tap.change = (_method, path, answer) =>
       path === '/binary'
         ? {
             status: 299,
@@ -153,7 +153,7 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
   it('prints each violation of the OpenAPI document on stderr and still answers as the upstream did', async () => {
     const out = join(dir, 'c.jsonl')
     const run = await startRecord(out)
-    tap.change = (method, path, answer) =>
+    tap.change = (_method, path, answer) =>
       path === '/api/v1/support/tickets'
         ? editJson(answer, (body) => {
             const first = (body.data as Record<string, unknown>[])[0]!
@@ -294,7 +294,7 @@ describe('reseller-mock replay', { timeout: 120_000 }, () => {
     const out = join(dir, 'c.jsonl')
     const run = await startRecord(out)
     // Changed after the import: the seed has the true quota, the recorded answer another one.
-    tap.change = (method, path, answer) =>
+    tap.change = (_method, path, answer) =>
       path === '/api/v1/reseller/whm/packages'
         ? editJson(answer, (body) => {
             const first = (body.data as Record<string, number>[])[0]!
