@@ -10,6 +10,7 @@ import { reportFailure } from './cli/errors.js'
 /** Subcommands: name → module loader. A module's `run` resolves to the exit code. */
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   import: () => import('./cli/import.js'),
+  compare: () => import('./cli/compare.js'),
   record: () => import('./cli/record.js'),
   replay: () => import('./cli/replay.js'),
 }

@@ -246,9 +246,35 @@ class SeedBuilder {
   }
 }
 
+/** Microseconds since the epoch of an ISO 8601 timestamp (any precision, any offset); NaN otherwise. */
+export function timestampMicros(value: unknown): number {
+  if (typeof value !== 'string') return Number.NaN
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/.exec(value)
+  if (!match) return Number.NaN
+  const seconds = Date.parse(`${match[1]}${match[3] === 'Z' ? 'Z' : match[3]}`)
+  return seconds * 1000 + Number((match[2] ?? '').padEnd(6, '0').slice(0, 6))
+}
+
 /**
- * The seed of one reseller from what was read, lists oldest first (the API lists newest first, a
- * seed is in creation order). `keys` are the new keys, already made.
+ * Rows in creation order, oldest first: by `created_at`, then by numeric `id`, then reversed list
+ * position (lists answer newest first). Sorting by the records' own times, not by the order the
+ * list showed, lets `compare` see a list that the service orders differently from the mock.
+ */
+export function creationOrder<T extends Loose>(rows: T[] | undefined, timeField = 'created_at'): T[] {
+  const oldestFirst = [...(rows ?? [])].reverse()
+  const keyed = oldestFirst.map((row, position) => ({ row, position, time: timestampMicros(row[timeField]) }))
+  keyed.sort((a, b) => {
+    if (!Number.isNaN(a.time) && !Number.isNaN(b.time) && a.time !== b.time) return a.time - b.time
+    if (Number.isInteger(a.row.id) && Number.isInteger(b.row.id) && a.row.id !== b.row.id)
+      return (a.row.id as number) - (b.row.id as number)
+    return a.position - b.position
+  })
+  return keyed.map((k) => k.row)
+}
+
+/**
+ * The seed of one reseller from what was read, lists in creation order ({@link creationOrder}: a
+ * seed is in creation order, the API lists newest first). `keys` are the new keys, already made.
  */
 export function buildSeed(
   observed: Observed,
@@ -258,13 +284,13 @@ export function buildSeed(
   const build = new SeedBuilder(options.redact, options.warn)
   const oldestFirst = <T>(rows: T[] | undefined) => [...(rows ?? [])].reverse()
   const packages = build.packages(oldestFirst(observed.packages))
-  const accounts = build.accounts(oldestFirst(observed.accounts))
+  const accounts = build.accounts(creationOrder(observed.accounts))
   // An account on a package the list did not show still loads, on a package of that name.
   for (const a of accounts) {
     if (!packages.some((p) => p.name === a.whm_package) && PackageName.safeParse(a.whm_package).success)
       packages.push({ name: a.whm_package })
   }
-  const services = build.services(oldestFirst(observed.services))
+  const services = build.services(creationOrder(observed.services))
   const serviceIds = new Set(services.map((s) => s.id as string))
   const clientIds = [...new Set(accounts.flatMap((a) => (a.client_id == null ? [] : [a.client_id])))]
   const usage = record(observed.whm?.usage)
@@ -274,9 +300,9 @@ export function buildSeed(
     packages,
     clients: clientIds.map((id) => ({ id })),
     accounts: accounts.filter((a) => packages.some((p) => p.name === a.whm_package)),
-    tickets: build.tickets(oldestFirst(observed.tickets), serviceIds),
+    tickets: build.tickets(creationOrder(observed.tickets), serviceIds),
     services,
-    invoices: build.invoices(oldestFirst(observed.invoices)),
+    invoices: build.invoices(creationOrder(observed.invoices)),
     webhooks: observed.webhooks.map((w) => build.webhook(w.id, oldestFirst(w.deliveries))),
   }
   if (observed.whm && observed.whm.status !== 'none') {

@@ -37,6 +37,8 @@ export interface ImportedKey {
   mode: 'live' | 'sandbox'
   scopes: string[]
   reseller_id: number
+  /** Index in `keys` of the given key this one stands for. */
+  given: number
 }
 
 /** What {@link importAccount} returns. */
@@ -148,7 +150,8 @@ async function readAccount(probes: Probe[], options: ImportOptions, limit: numbe
     observed.tickets = await mapLimit(items, limit, async (item) => {
       const detail = await support.reader.read<Loose>(api.tickets.get(String(item.uuid)) as Promise<Loose>)
       if (++done === items.length || done % 1000 === 0) say(`import: ticket details ${done}/${items.length}`)
-      return detail.refused ? item : { ...item, ...detail.data }
+      // The list's fields win: the detail adds what the list does not show (messages, service_id).
+      return detail.refused ? item : { ...detail.data, ...item, messages: detail.data.messages }
     })
     const owner = items.find((t) => Number.isInteger(t.user_id))
     if (owner) observed.resellerId = owner.user_id as number
@@ -216,6 +219,7 @@ export async function importAccount(options: ImportOptions): Promise<ImportResul
               mode: modes[i]!,
               scopes: scopesOf(p),
               reseller_id: observed.resellerId,
+              given: i,
             },
           ],
     )

@@ -6,7 +6,7 @@
  * a scratch store, whose rows become frozen templates; a mock's store is then filled with copies of
  * them (`store.load`: no validation, the templates were validated when they were made).
  *
- * Timestamps: what the seed gives (`created_at` of services and invoices) is absolute; what it
+ * Timestamps: what the seed gives (`created_at` of services, invoices, accounts, tickets…) is absolute; what it
  * leaves to the clock is relative to the moment the mock is created, as before. A template keeps
  * the latter as offsets (0, 1, 2… µs in seed order), and each load writes `start + offset`, so a
  * mock made later gets later timestamps and `reset()` (same start) gives the very same state.
@@ -149,26 +149,34 @@ function applyFresh(seed: Seed, startMicros: number, validate: boolean) {
   return { tables: tables as Record<string, object[]>, counters, span }
 }
 
-/**
- * The latest timestamp the seed gives itself, in µs (`-Infinity` when it gives none): every `…_at`
- * field at any depth (services, invoices, and the tickets, messages, accounts and deliveries an
- * import brings), so that no given time is taken for a clock-given one.
- */
+/** The latest timestamp the seed gives itself, in µs (`-Infinity` when it gives none). */
 function latestGivenTimestamp(seed: Seed): number {
   let latest = Number.NEGATIVE_INFINITY
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) walk(item)
-      return
+  const see = (given: string | null | undefined) => {
+    if (given != null) latest = Math.max(latest, parseMicros(normalizeTimestamp(given)))
+  }
+  for (const r of seed.resellers) {
+    for (const s of r.services) see(s.created_at)
+    for (const v of r.invoices) {
+      see(v.created_at)
+      see(v.due_at)
     }
-    if (typeof value !== 'object' || value === null) return
-    for (const [field, member] of Object.entries(value)) {
-      if (field.endsWith('_at') && typeof member === 'string')
-        latest = Math.max(latest, parseMicros(normalizeTimestamp(member)))
-      else walk(member)
+    for (const a of r.accounts) {
+      see(a.created_at)
+      see(a.suspended_at)
+    }
+    for (const t of r.tickets) {
+      see(t.created_at)
+      see(t.updated_at)
+      for (const m of t.messages) see(m.created_at)
+    }
+    for (const w of r.webhooks) {
+      for (const d of w.deliveries) {
+        see(d.attempted_at)
+        see(d.next_attempt_at)
+      }
     }
   }
-  walk(seed.resellers)
   return latest
 }
 
