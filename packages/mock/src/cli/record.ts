@@ -69,7 +69,9 @@ function untilStopped(recording: Recording, out: (line: string) => void, file: s
       stopping = true
       recording.close().then(
         () => {
-          out(`reseller-mock record stopped (${signal}): ${recording.exchanges} exchanges in ${file}`)
+          out(
+            `reseller-mock record stopped (${signal}): ${recording.exchanges} exchange${recording.exchanges === 1 ? '' : 's'} in ${file}`,
+          )
           resolve(0)
         },
         (error: Error) => resolve(fail(`error while stopping: ${error.message}`)),

@@ -19,6 +19,10 @@ const USAGE = `Usage: reseller-mock [options]
 
 Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
 
+Commands (reseller-mock COMMAND --help for each one's options):
+  record        a proxy in front of the real service that writes a redacted cassette of each exchange
+  replay        replays a cassette against a fresh mock, offline, and reports every difference
+
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
   --host HOST           interface to bind (default 127.0.0.1)

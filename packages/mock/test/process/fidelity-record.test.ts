@@ -3,13 +3,15 @@
  * behind a tap (test/helpers/tap.ts) that keeps the exact answers it sent and changes some on
  * purpose; the recorder is the built CLI in a child process.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../../src/server/listen.js'
-import { assertBuilt, type CliRun, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
+import { assertBuilt, CLI, type CliRun, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
 import { KEYS, newMock, testSeed } from '../helpers/mock.js'
 import { editJson, startTap, type Tap, type TappedAnswer, withLength } from '../helpers/tap.js'
 
@@ -341,5 +343,53 @@ describe('reseller-mock replay', { timeout: 120_000 }, () => {
     const help = await runCli(['replay', '--help'])
     expect(help.code).toBe(0)
     for (const flag of ['--report', '--junit', '--allow']) expect(help.stdout).toContain(flag)
+  })
+})
+
+/** The `sh` blocks of the section of `file` (in docs/) under `heading`. */
+async function docBlocks(file: string, heading: string): Promise<string[]> {
+  const markdown = await readFile(fileURLToPath(new URL(`../../../../docs/${file}`, import.meta.url)), 'utf8')
+  const start = markdown.indexOf(`${heading}\n`)
+  expect(start, heading).toBeGreaterThan(-1)
+  const rest = markdown.slice(start + heading.length)
+  const end = rest.search(/^## /m)
+  const text = end === -1 ? rest : rest.slice(0, end)
+  return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!)
+}
+
+describe('docs/record-and-replay.md', { timeout: 120_000 }, () => {
+  it('its recipes record in front of an application and replay offline, as written', async () => {
+    const [recordBlock, replayBlock] = await docBlocks('record-and-replay.md', '## Record and replay')
+    expect(recordBlock).toContain('# … run your application')
+    await mkdir(join(dir, 'node_modules/.bin'), { recursive: true })
+    await symlink(CLI, join(dir, 'node_modules/.bin/reseller-mock'))
+    const application = [
+      'curl -sf -H "Authorization: Bearer $UPSTREAM_KEY" "$RESELLER_API_URL/api/v1/support/tickets" > /dev/null',
+      'curl -sf -H "Authorization: Bearer $UPSTREAM_KEY" "$RESELLER_API_URL/api/v1/reseller/whm/usage" > /dev/null',
+    ].join('\n')
+    const script = `${recordBlock!.replace(/^# … run your application.*$/m, application)}\n${replayBlock}`
+    // Not spawnSync: the upstream answers from this process, whose event loop must keep running.
+    const child = spawn('bash', ['-c', script], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+        UPSTREAM_URL: upstream.url,
+        UPSTREAM_KEY: KEY,
+      },
+    })
+    const run = { stdout: '', stderr: '', status: null as number | null }
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (run.stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (run.stderr += chunk))
+    run.status = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
+    expect(run.stdout).toMatch(/2 steps, 0 differences/)
+    expect(await readFile(join(dir, 'record.log'), 'utf8')).toMatch(
+      /#2 GET \/api\/v1\/reseller\/whm\/usage → 200/,
+    )
+    const report = JSON.parse(await readFile(join(dir, 'replay.json'), 'utf8'))
+    expect(report.differences).toBe(0)
+    const cassette = await readFile(join(dir, 'checkout.jsonl'), 'utf8')
+    expect(cassette).not.toMatch(/svc_(live|test)_|whsec_/)
   })
 })
