@@ -55,7 +55,7 @@ export async function startDivergenceProxy(upstream: string): Promise<Divergence
       const answer = await fetch(`${upstream}${path}`, {
         method,
         headers,
-        ...(body.length > 0 ? { body } : {}),
+        ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
       })
       const proxied: ProxiedAnswer = { status: answer.status, headers: {}, body: null }
       answer.headers.forEach((value, name) => {

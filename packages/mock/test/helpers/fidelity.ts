@@ -55,9 +55,9 @@ export function upstreamSeed(tickets = 23): SeedInput {
         })),
         tickets: Array.from({ length: tickets }, (_, i) => ({
           subject: `Question ${i + 1} from jane.doe@alpha-shop.example`,
-          department: (['technical', 'billing', 'sales'] as const)[i % 3],
-          priority: (['low', 'normal', 'high'] as const)[i % 3],
-          status: (['open', 'in_progress', 'resolved', 'closed'] as const)[i % 4],
+          department: (['technical', 'billing', 'sales'] as const)[i % 3]!,
+          priority: (['low', 'normal', 'high'] as const)[i % 3]!,
+          status: (['open', 'in_progress', 'resolved', 'closed'] as const)[i % 4]!,
           ...(i === 0 ? { service_id: SERVICE } : {}),
           messages: [
             { message: `Hello, this is Jane about alpha-shop.example (${i + 1}).` },
