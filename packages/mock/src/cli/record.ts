@@ -60,30 +60,32 @@ function parse(argv: string[]) {
   })
 }
 
-/** Resolves once SIGINT or SIGTERM came and the recording is closed. */
-function untilStopped(recording: Recording, out: (line: string) => void, file: string): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) return
-      stopping = true
-      recording.close().then(
-        () => {
-          out(
-            `reseller-mock record stopped (${signal}): ${recording.exchanges} exchange${recording.exchanges === 1 ? '' : 's'} in ${file}`,
-          )
-          resolve(0)
-        },
-        (error: Error) => resolve(fail(`error while stopping: ${error.message}`)),
-      )
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
+/** The first SIGINT or SIGTERM, from the moment the command starts: the import can be stopped too. */
+function firstSignal() {
+  const state: { received?: NodeJS.Signals; promise: Promise<NodeJS.Signals> } = {
+    promise: new Promise((resolve) => {
+      const on = (signal: NodeJS.Signals) => {
+        state.received ??= signal
+        resolve(signal)
+      }
+      process.once('SIGINT', on)
+      process.once('SIGTERM', on)
+    }),
+  }
+  return state
 }
 
-/** Runs the command; resolves to the exit code. */
-export async function run(argv: string[]): Promise<number> {
+interface Flags {
+  upstream: URL
+  key: string
+  out: string
+  port: number
+  webhooks: string[]
+  quiet: boolean
+}
+
+/** The flags, or the exit code of a usage error (reported) or of `--help`. */
+function readFlags(argv: string[]): Flags | number {
   let values: ReturnType<typeof parse>['values']
   try {
     values = parse(argv).values
@@ -95,13 +97,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   if (values.upstream === undefined) return fail('--upstream URL is required', true)
-  let upstream: URL
-  try {
-    upstream = new URL(values.upstream)
-  } catch {
-    return fail(`--upstream must be an http:// or https:// URL, got "${values.upstream}"`, true)
-  }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+  const upstream = URL.canParse(values.upstream) ? new URL(values.upstream) : undefined
+  if (upstream?.protocol !== 'http:' && upstream?.protocol !== 'https:')
     return fail(`--upstream must be an http:// or https:// URL, got "${values.upstream}"`, true)
   if (values.key === undefined) return fail('--key KEY is required', true)
   if (keyMode(values.key) === undefined)
@@ -110,48 +107,89 @@ export async function run(argv: string[]): Promise<number> {
   const rawPort = values.port ?? '4010'
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
     return fail(`--port must be a whole number from 0 to 65535, got "${rawPort}"`, true)
+  return {
+    upstream,
+    key: values.key,
+    out: values.out,
+    port: Number(rawPort),
+    webhooks: values.webhook ?? [],
+    quiet: values.quiet ?? false,
+  }
+}
 
-  const out = (line: string) => process.stdout.write(`${line}\n`)
-  const warn = (line: string) => process.stderr.write(`${line}\n`)
+const out = (line: string) => process.stdout.write(`${line}\n`)
+const warn = (line: string) => process.stderr.write(`${line}\n`)
+
+/** Runs the command; resolves to the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const flags = readFlags(argv)
+  if (typeof flags === 'number') return flags
+  const stop = firstSignal()
+  const stoppedEarly = () => {
+    out(`reseller-mock record stopped (${stop.received}) before recording: nothing written`)
+    return 0
+  }
+  // A signal during the import aborts its requests.
+  const aborted = new AbortController()
+  stop.promise.then(() => aborted.abort())
   let seed: Record<string, unknown>
   try {
     const imported = await importAccount({
-      baseUrl: values.upstream,
-      keys: [values.key],
-      webhooks: values.webhook ?? [],
+      baseUrl: flags.upstream.href,
+      keys: [flags.key],
+      webhooks: flags.webhooks,
       onProgress: warn,
+      fetch: (input, init) => {
+        const own = init?.signal ?? (input instanceof Request ? input.signal : undefined)
+        return fetch(input, {
+          ...init,
+          signal: own ? AbortSignal.any([own, aborted.signal]) : aborted.signal,
+        })
+      },
     })
     seed = imported.seed as Record<string, unknown>
   } catch (error) {
+    if (stop.received) return stoppedEarly()
     if (error instanceof ImportError) return fail(error.message)
     throw error
   }
+  if (stop.received) return stoppedEarly()
 
   let recording: Recording
   try {
     recording = await startRecording({
-      upstream,
-      key: values.key,
+      upstream: flags.upstream,
+      key: flags.key,
       seed,
       openapi: await servedOpenApiDocument(),
-      out: values.out,
-      port: Number(rawPort),
+      out: flags.out,
+      port: flags.port,
       warn,
-      log: values.quiet ? undefined : out,
+      log: flags.quiet ? undefined : out,
     })
   } catch (error) {
     const err = error as Error & { code?: string }
     if (err.code === 'EADDRINUSE')
       return fail(
-        `cannot listen: port ${rawPort} is in use (choose another --port, or --port 0 for a free one)`,
+        `cannot listen: port ${flags.port} is in use (choose another --port, or --port 0 for a free one)`,
       )
     if (err.code === 'EACCES' || err.code === 'ENOENT' || err.code === 'EISDIR')
-      return fail(`cannot write ${values.out}: ${err.message}`)
+      return fail(`cannot write ${flags.out}: ${err.message}`)
     throw error
   }
-  out(`reseller-mock record listening on ${recording.url}`)
-  out(`  upstream  ${upstream.href.replace(/\/+$/, '')}`)
-  out(`  cassette  ${values.out} (the account's seed, then one line per exchange)`)
-  out(`  Point your application's base URL at ${recording.url}; press Ctrl+C to stop.`)
-  return untilStopped(recording, out, values.out)
+  if (!stop.received) {
+    out(`reseller-mock record listening on ${recording.url}`)
+    out(`  upstream  ${flags.upstream.href.replace(/\/+$/, '')}`)
+    out(`  cassette  ${flags.out} (the account's seed, then one line per exchange)`)
+    out(`  Point your application's base URL at ${recording.url}; press Ctrl+C to stop.`)
+  }
+  const signal = await stop.promise
+  try {
+    await recording.close()
+  } catch (error) {
+    return fail(`error while stopping: ${(error as Error).message}`)
+  }
+  const n = recording.exchanges
+  out(`reseller-mock record stopped (${signal}): ${n} exchange${n === 1 ? '' : 's'} in ${flags.out}`)
+  return 0
 }

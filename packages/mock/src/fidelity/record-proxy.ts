@@ -37,8 +37,10 @@ export interface RecordProxyOptions {
   upstream: URL
   port: number
   host?: string
-  /** Called once per exchange, before its answer is written; it must not throw. */
+  /** Called once per exchange, before its answer is written. */
   onExchange: (exchange: ProxiedExchange) => void
+  /** Told when `onExchange` throws (a cassette that cannot be written): the answer is sent all the same. */
+  onError: (exchange: ProxiedExchange, error: Error) => void
 }
 
 /** A running proxy. */
@@ -119,7 +121,14 @@ function unreachable(response: ServerResponse, message: string): void {
 
 /** Starts the proxy on `host:port` (`port` 0: a free one). */
 export async function startRecordProxy(options: RecordProxyOptions): Promise<RecordProxy> {
-  const { upstream, onExchange } = options
+  const { upstream } = options
+  const onExchange = (exchange: ProxiedExchange) => {
+    try {
+      options.onExchange(exchange)
+    } catch (error) {
+      options.onError(exchange, error as Error)
+    }
+  }
   const underWay = new Set<Promise<void>>()
 
   async function serve(incoming: IncomingMessage, response: ServerResponse): Promise<void> {

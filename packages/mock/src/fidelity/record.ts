@@ -87,6 +87,10 @@ export async function startRecording(options: RecordOptions): Promise<Recording>
     port: options.port,
     host: options.host,
     onExchange,
+    onError: (exchange, error) =>
+      options.warn(
+        `reseller-mock record: error: ${exchange.method} ${exchange.path} was answered but not recorded: ${error.message}`,
+      ),
   })
   // Created in the continuation of the listen callback: before any connection can be accepted.
   try {

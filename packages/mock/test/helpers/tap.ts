@@ -1,7 +1,8 @@
 /**
  * A tap in front of a "real" service for the record tests: forwards each request, keeps the
  * exact answer it sent back (status line, raw headers, body bytes) under the request's `x-tap`
- * header, and may change an answer on purpose (`change`) to plant a divergence.
+ * header, and may change an answer on purpose (`change`) to plant a divergence; and a client
+ * (`rawRequest`) that keeps an answer as it came on the wire, to compare the two byte for byte.
  */
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -99,4 +100,30 @@ export async function startTap(upstream: string): Promise<Tap> {
       server.close(() => resolve())
     })
   return tap
+}
+
+/** One request over node:http; the answer as it came on the wire (status line, raw headers, bytes). */
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<TappedAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${base}${path}`, { method, headers, agent: false }, (incoming) => {
+      readAll(incoming).then(
+        (bytes) =>
+          resolve({
+            status: incoming.statusCode!,
+            statusMessage: incoming.statusMessage ?? '',
+            rawHeaders: incoming.rawHeaders,
+            body: bytes,
+          }),
+        reject,
+      )
+    })
+    outgoing.on('error', reject)
+    outgoing.end(body)
+  })
 }

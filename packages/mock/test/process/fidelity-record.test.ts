@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import { request } from 'node:http'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,7 +14,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../../src/server/listen.js'
 import { assertBuilt, CLI, type CliRun, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
 import { KEYS, newMock, testSeed } from '../helpers/mock.js'
-import { editJson, startTap, type Tap, type TappedAnswer, withLength } from '../helpers/tap.js'
+import { editJson, rawRequest, startTap, type Tap, type TappedAnswer, withLength } from '../helpers/tap.js'
 
 const KEY = KEYS.a
 let dir: string
@@ -44,34 +45,6 @@ async function startRecord(out: string) {
     30_000,
   )
   return { ...run, url: url! }
-}
-
-interface Raw extends TappedAnswer {}
-
-/** One request over node:http, the answer as it came on the wire (status line, raw headers, bytes). */
-function rawRequest(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-) {
-  return new Promise<Raw>((resolve, reject) => {
-    const outgoing = request(`${base}${path}`, { method, headers, agent: false }, (incoming) => {
-      const chunks: Buffer[] = []
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-      incoming.on('end', () =>
-        resolve({
-          status: incoming.statusCode!,
-          statusMessage: incoming.statusMessage ?? '',
-          rawHeaders: incoming.rawHeaders,
-          body: Buffer.concat(chunks),
-        }),
-      )
-    })
-    outgoing.on('error', reject)
-    outgoing.end(body)
-  })
 }
 
 const auth = { authorization: `Bearer ${KEY}` }
@@ -180,6 +153,22 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
     expect(second.violations).toEqual([])
   })
 
+  it('stops cleanly on SIGTERM while it is still importing: exit 0, nothing written', async () => {
+    let requests = 0
+    const silent = createServer(() => requests++) // reads requests, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    const out = join(dir, 'never.jsonl')
+    const run = spawnCli(['record', '--upstream', url, '--key', KEY, '--out', out, '--port', '0'])
+    children.push(run)
+    await expect.poll(() => requests, { timeout: 15_000 }).toBeGreaterThan(0)
+    expect(await stop(run, 'SIGTERM')).toEqual({ code: 0, signal: null })
+    expect(run.stdout.join('\n')).toMatch(/stopped \(SIGTERM\) before recording: nothing written/)
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/)
+    silent.closeAllConnections()
+    await new Promise((resolve) => silent.close(resolve))
+  })
+
   it('refuses bad flags and an upstream it cannot import from with exit 2, writing nothing', async () => {
     const out = join(dir, 'never.jsonl')
     const noUpstream = await runCli(['record', '--key', KEY, '--out', out])
@@ -217,7 +206,7 @@ async function session(url: string) {
       body === undefined ? auth : json,
       body === undefined ? undefined : JSON.stringify(body),
     )
-  const bodyOf = (answer: Raw) => JSON.parse(answer.body.toString('utf8'))
+  const bodyOf = (answer: TappedAnswer) => JSON.parse(answer.body.toString('utf8'))
   await send('GET', '/api/v1/support/tickets')
   const created = bodyOf(
     await send('POST', '/api/v1/support/tickets', {
