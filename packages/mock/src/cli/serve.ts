@@ -21,9 +21,11 @@ const USAGE = `Usage: reseller-mock [options]
 
 Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
 
-Commands (reseller-mock COMMAND --help for each one's options):
-  record        a proxy in front of the real service that writes a redacted cassette of each exchange
-  replay        replays a cassette against a fresh mock, offline, and reports every difference
+Commands (each has its own --help):
+  reseller-mock import   a seed from an account of a real deployment (GET requests only)
+  reseller-mock compare  the same scenario against a deployment and a mock of its import
+  reseller-mock record   a proxy in front of a deployment that writes a redacted cassette of each exchange
+  reseller-mock replay   a cassette against a fresh mock, offline, compared as compare does
 
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)

@@ -346,9 +346,9 @@ async function docBlocks(file: string, heading: string): Promise<string[]> {
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!)
 }
 
-describe('docs/record-and-replay.md', { timeout: 120_000 }, () => {
+describe('docs/keeping-the-mock-honest.md, "Record and replay"', { timeout: 120_000 }, () => {
   it('its recipes record in front of an application and replay offline, as written', async () => {
-    const [recordBlock, replayBlock] = await docBlocks('record-and-replay.md', '## Record and replay')
+    const [recordBlock, replayBlock] = await docBlocks('keeping-the-mock-honest.md', '## Record and replay')
     expect(recordBlock).toContain('# … run your application')
     await mkdir(join(dir, 'node_modules/.bin'), { recursive: true })
     await symlink(CLI, join(dir, 'node_modules/.bin/reseller-mock'))
