@@ -24,6 +24,8 @@ Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpo
 Commands (each has its own --help):
   reseller-mock import   a seed from an account of a real deployment (GET requests only)
   reseller-mock compare  the same scenario against a deployment and a mock of its import
+  reseller-mock record   a proxy in front of a deployment that writes a redacted cassette of each exchange
+  reseller-mock replay   a cassette against a fresh mock, offline, compared as compare does
 
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
