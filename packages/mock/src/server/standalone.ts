@@ -6,6 +6,7 @@ import type { MockContext } from '../context.js'
 import { assembleMock, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import type { StoreChange } from '../state/changes.js'
+import { isLoopbackBind } from './guard.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
 import { publicFetch } from './public-fetch.js'
@@ -250,6 +251,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     throw error
   }
 
+  // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
+  if (!isLoopbackBind(options.host ?? '127.0.0.1')) context.markServedOnNetwork()
   const server = await listen(
     mock.handle,
     {

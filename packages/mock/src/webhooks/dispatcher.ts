@@ -71,6 +71,12 @@ export interface DispatcherOptions {
   /** Allow webhooks on loopback or private hosts, and general webhooks on `http://`. */
   insecureWebhooks?: boolean
   /**
+   * Read before each attempt: `true` while the mock is served on a non-loopback address, where the
+   * reseller webhook follows the general target policy (HTTPS, public hosts, the `fetch` option).
+   * Default: never.
+   */
+  servedOnNetwork?: () => boolean
+  /**
    * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
    * created (a test that replaces `globalThis.fetch` later does not receive the mock's deliveries).
    * Without `insecureWebhooks`, reseller webhooks do not use it: they may point to local hosts, so
@@ -173,14 +179,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * standalone server's `server/public-fetch.ts`). A reseller webhook may use `http://` and, as
    * contract §4 binds the public-host rule to general webhooks only, any host: it is reached with the
    * platform's fetch, and without `insecureWebhooks` its failures are `opaque` (no network detail),
-   * so that its `error` cannot tell a closed port of the mock's machine from an open one.
+   * so that its `error` cannot tell a closed port of the mock's machine from an open one. Served on
+   * a non-loopback address (`servedOnNetwork`), other machines could make the mock send to its own
+   * local network: the reseller webhook is then judged as a general one.
    */
   const reach = (
     url: string,
     style: DeliveryStyle,
   ): { refused: string } | { via: typeof fetch; opaque: boolean } => {
     if (options.insecureWebhooks) return { via: fetchImpl, opaque: false }
-    if (style === 'reseller') {
+    if (style === 'reseller' && options.servedOnNetwork?.() !== true) {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: localFetch, opaque: true }
     }
