@@ -5,7 +5,7 @@
 import type { DomainContext } from './domain/context.js'
 import { createFaultRegistry, type FaultRegistry, type RouteTemplate } from './faults/registry.js'
 import { createJournal, type Journal } from './journal/journal.js'
-import { loadSeed, prepareSeed } from './seed/prepared.js'
+import { loadSeed, type PreparedSeed, prepareSeed } from './seed/prepared.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
 import { createOutbox, type EventListener } from './state/events.js'
@@ -51,6 +51,12 @@ export interface ContextOptions {
   clock: Clock
   /** The seed (contract §4 format), parsed here: throws `SeedError` on a bad one. */
   seed: unknown
+  /**
+   * The store starts empty, for a caller that restores a saved state at once, and `seed` is a
+   * function giving the seed, read and parsed only when a reset (or `context.seed`) needs it: the
+   * standalone server with a state file pays nothing at start for a large recorded seed.
+   */
+  deferSeed?: boolean
   /** Seed of the mock's id generator (`createMockApi({ randomSeed })`); default {@link DEFAULT_RANDOM_SEED}. */
   randomSeed?: string | number
   /** Entries the request journal keeps; default 1,000, `0` turns it off. */
@@ -70,9 +76,13 @@ export function createContext(options: ContextOptions): MockContext {
   const random = createRandom(randomSeed, 'run', () => store.nextId('random'))
   // Parsed and resolved once per seed object and randomSeed (its uuids and secrets are a separate
   // stream); loaded again on reset with the same uuids, secrets and timestamps.
-  const seed = prepareSeed(options.seed, randomSeed)
+  let prepared: PreparedSeed | undefined
+  const seed = () => {
+    prepared ??= prepareSeed(options.deferSeed ? (options.seed as () => unknown)() : options.seed, randomSeed)
+    return prepared
+  }
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
-  loadSeed(store, seed, seededAt)
+  if (!options.deferSeed) loadSeed(store, seed(), seededAt)
   const journal = createJournal(options.journalLimit)
   const faults = createFaultRegistry(options.routes ?? [])
   const onReset = (listener: () => void) => {
@@ -94,7 +104,9 @@ export function createContext(options: ContextOptions): MockContext {
   return {
     ...shared,
     baseUrl: options.baseUrl,
-    seed: seed.seed,
+    get seed() {
+      return seed().seed
+    },
     journal,
     faults,
     dispatcher,
@@ -103,7 +115,7 @@ export function createContext(options: ContextOptions): MockContext {
       onNetwork = true
     },
     reset() {
-      loadSeed(store, seed, seededAt)
+      loadSeed(store, seed(), seededAt)
       journal.clear()
       faults.clear()
       for (const listener of resetListeners) listener()

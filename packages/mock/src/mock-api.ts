@@ -144,12 +144,21 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
   return assembleMock(options, listenImpl).mock
 }
 
+/** {@link MockApiOptions} and what only the standalone server passes. @internal */
+export interface AssembleOptions extends MockApiOptions {
+  /**
+   * Gives the seed when a reset first needs it (`undefined`: the demo seed); the store starts
+   * empty, for a saved state restored at once (`server/standalone.ts`). Replaces `seed`.
+   */
+  deferredSeed?: () => SeedInput | undefined
+}
+
 /**
  * A mock with its context, for the code that serves it (the standalone server, tests of the
  * inside). `listen` rejects unless `listenImpl` is given. @internal
  */
 export function assembleMock(
-  options: MockApiOptions,
+  options: AssembleOptions,
   listenImpl: ListenImpl = listenUnavailable,
 ): AssembledMock {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
@@ -158,7 +167,8 @@ export function assembleMock(
     baseUrl: base.href,
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
-    seed: options.seed ?? demoSeed,
+    seed: options.deferredSeed ? () => options.deferredSeed?.() ?? demoSeed : (options.seed ?? demoSeed),
+    deferSeed: options.deferredSeed !== undefined,
     randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
     journalLimit: options.journalLimit,
     routes,

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
 import { normalizeOrigin } from '../server/cors.js'
 import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
-import { type KeyInfo, startStandalone } from '../server/standalone.js'
+import { type KeyInfo, StateFileError, startStandalone } from '../server/standalone.js'
 import { StartError, UsageError } from './errors.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -221,9 +221,10 @@ export async function serve(argv: string[]): Promise<void> {
         `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
       )
     }
-    if (err.name === 'StateFileError' || err.code === 'EACCES') {
-      throw new UsageError(err.message)
-    }
+    // A seed the state file did not record is a command-line problem; a file that cannot be used is not.
+    if (err instanceof StateFileError)
+      throw err.usage ? new UsageError(err.message) : new StartError(err.message)
+    if (err.code === 'EACCES') throw new UsageError(err.message)
     const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
     if (reason) throw new StartError(`cannot listen on ${flags.host}:${flags.port}: ${reason(flags.host)}`)
     throw error

@@ -142,7 +142,8 @@ describe('mocks made from one seed', () => {
     const bad = { resellers: [{ id: 1, api_keys: [{ key: 'svc_live_big' }], tickets: tickets(6_000) }] }
     bad.resellers[0]!.tickets[5_999]!.department = 'nowhere' as never
     expect(() => createMockApi({ seed: bad as never })).toThrow('resellers[0].tickets[5999].department')
-  })
+    // Three seeds of 6,000 tickets: well under a second alone, several on a loaded machine.
+  }, 30_000)
 
   test('a bad seed is refused every time, not only the first', () => {
     const bad = { resellers: [{ id: 1, api_keys: [{ key: 'nope' }] }] }
