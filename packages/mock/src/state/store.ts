@@ -10,7 +10,7 @@
  * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
  */
 import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
-import type { Clock } from './clock.js'
+import { type Clock, strictlyAfter } from './clock.js'
 import {
   AccountRow,
   ApiKeyRow,
@@ -229,8 +229,7 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
       return version
     },
     timestamp() {
-      let micros = Math.floor(clock.nowMs() * 1000)
-      if (micros <= lastMicros) micros = lastMicros + 1
+      const micros = strictlyAfter(Math.floor(clock.nowMs() * 1000), lastMicros)
       lastMicros = micros
       return formatMicros(micros)
     },
