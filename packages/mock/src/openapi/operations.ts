@@ -312,6 +312,10 @@ export const operations: Record<string, OperationDoc> = {
   'PUT /api/v1/reseller/webhook': {
     operationId: 'setResellerWebhook',
     summary: 'Set the reseller webhook URL and secret',
+    description:
+      'Any `http://` or `https://` URL whose host DNS can carry. A mock served on a non-loopback address ' +
+      "(a shared mock) holds it to the general webhooks' rule instead (HTTPS on a public host, else 422 " +
+      '`validation_error` on `url`), unless started with `--insecure-webhooks`.',
     body: ResellerWebhookUpdateBody,
     answer: { status: 200, data: ResellerWebhook, description: 'The configuration' },
     example: { body: { url: 'https://hooks.acme.example/reseller', secret: 'a-long-random-secret' } },

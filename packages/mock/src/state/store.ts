@@ -10,7 +10,7 @@
  * - Read the time through {@link Store.timestamp} (strictly increasing, microseconds) or the clock.
  */
 import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
-import type { Clock } from './clock.js'
+import { type Clock, strictlyAfter } from './clock.js'
 import {
   parseSnapshot,
   SNAPSHOT_FORMAT,
@@ -123,8 +123,7 @@ class StoreCore implements StoreApi, TableHost {
   }
 
   timestamp(): string {
-    let micros = Math.floor(this.clock.nowMs() * 1000)
-    if (micros <= this.#lastMicros) micros = this.#lastMicros + 1
+    const micros = strictlyAfter(Math.floor(this.clock.nowMs() * 1000), this.#lastMicros)
     this.#lastMicros = micros
     return formatMicros(micros)
   }

@@ -10,13 +10,15 @@ import { type DeliveryStyle, type DeliveryTarget, type DispatcherOptions, OPAQUE
 /** Signs and sends single attempts, with the dispatcher's fetch settings. */
 export class DeliverySender {
   readonly #insecure: boolean
+  readonly #servedOnNetwork: () => boolean
   readonly #fetch: typeof fetch
   readonly #localFetch: typeof fetch
   readonly #markBypass: boolean
   readonly #timeoutMs: number
 
-  constructor(options: Pick<DispatcherOptions, 'insecureWebhooks' | 'fetch' | 'bypassMsw' | 'timeoutMs'>) {
+  constructor(options: Pick<DispatcherOptions, 'insecureWebhooks' | 'servedOnNetwork' | 'fetch' | 'bypassMsw' | 'timeoutMs'>) {
     this.#insecure = options.insecureWebhooks ?? false
+    this.#servedOnNetwork = options.servedOnNetwork ?? (() => false)
     // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
     // Reseller webhooks (see `reach`): the platform's fetch, never a public-only one.
@@ -53,11 +55,13 @@ export class DeliverySender {
    * standalone server's `server/public-fetch.ts`). A reseller webhook may use `http://` and, as
    * contract §4 binds the public-host rule to general webhooks only, any host: it is reached with the
    * platform's fetch, and without `insecureWebhooks` its failures are `opaque` (no network detail),
-   * so that its `error` cannot tell a closed port of the mock's machine from an open one.
+   * so that its `error` cannot tell a closed port of the mock's machine from an open one. Served on
+   * a non-loopback address (`servedOnNetwork`), other machines could make the mock send to its own
+   * local network: the reseller webhook is then judged as a general one.
    */
   #reach(url: string, style: DeliveryStyle): { refused: string } | { via: typeof fetch; opaque: boolean } {
     if (this.#insecure) return { via: this.#fetch, opaque: false }
-    if (style === 'reseller') {
+    if (style === 'reseller' && !this.#servedOnNetwork()) {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: this.#localFetch, opaque: true }
     }

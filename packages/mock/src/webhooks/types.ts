@@ -72,6 +72,12 @@ export interface DispatcherOptions {
   /** Allow webhooks on loopback or private hosts, and general webhooks on `http://`. */
   insecureWebhooks?: boolean
   /**
+   * Read before each attempt: `true` while the mock is served on a non-loopback address, where the
+   * reseller webhook follows the general target policy (HTTPS, public hosts, the `fetch` option).
+   * Default: never.
+   */
+  servedOnNetwork?: () => boolean
+  /**
    * The fetch that reaches receivers; default: the global `fetch` as it was when the dispatcher was
    * created (a test that replaces `globalThis.fetch` later does not receive the mock's deliveries).
    * Without `insecureWebhooks`, reseller webhooks do not use it: they may point to local hosts, so

@@ -227,3 +227,15 @@ describe('snapshot and restore', () => {
     expect(clock.offsetMs).toBe(60_000)
   })
 })
+
+describe('timestamps at the far end of the clock', () => {
+  test('stay strictly increasing in year 9999, where a double skips microseconds', () => {
+    const at = Date.UTC(9999, 11, 30, 12)
+    const store = createStore(createClock({ realNow: () => at }))
+    const stamps = Array.from({ length: 5 }, () => store.timestamp())
+    expect(new Set(stamps).size).toBe(5)
+    const micros = stamps.map(parseMicros)
+    for (let i = 1; i < micros.length; i++) expect(micros[i]).toBeGreaterThan(micros[i - 1]!)
+    for (const stamp of stamps) expect(stamp).toMatch(/^9999-12-30T12:00:00\.\d{6}Z$/)
+  })
+})
