@@ -10,8 +10,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { TicketStatus } from '@reseller-api/sdk/schemas'
-import { internalsOf } from '../internal.js'
-import type { MockApi } from '../mock-api.js'
+import type { MockContext } from '../context.js'
 import type { ServerExtension } from './listen.js'
 
 /** Path of the event stream (`POST /__mock/events` is `mock.emit`'s). */
@@ -102,9 +101,8 @@ function sendText(res: ServerResponse, status: number, type: string, body: strin
 /** How often the open page's view is compared with the mock, for changes made in-process. */
 const WATCH_MS = 300
 
-/** The inspector of `mock` as a {@link ServerExtension} of its standalone server. */
-export function createInspector(mock: MockApi): ServerExtension {
-  const { context } = internalsOf(mock)
+/** The inspector of a mock (its context) as a {@link ServerExtension} of its server. */
+export function createInspector(context: MockContext): ServerExtension {
   const streams = new Set<ServerResponse>()
   let pending: ReturnType<typeof setTimeout> | undefined
 
