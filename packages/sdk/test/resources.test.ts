@@ -305,7 +305,7 @@ describe('arguments are checked before sending', () => {
     [
       'webhook URL must parse',
       (api) => api.webhooks.create({ url: 'not a url', events: ['ticket.created'] }),
-      { url: ['must be a valid URL'] },
+      { url: ['must be an http:// or https:// URL'] },
     ],
     [
       'webhook test event must be known',
