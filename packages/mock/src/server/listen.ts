@@ -229,7 +229,7 @@ export function listen(
 
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${options.port ?? 0}`
+      const where = `${host.includes(':') ? `[${host}]` : host}:${options.port ?? 0}`
       if (error.code === 'EADDRINUSE') {
         reject(Object.assign(new Error(`port already in use: ${where}`), { code: error.code }))
       } else if (error.code === 'EACCES') {
