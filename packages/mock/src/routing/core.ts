@@ -151,6 +151,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
       }
     }
     record.status = response.status
+    mock.journal.answered()
     response.headers['x-request-id'] = id
     return response
   }

@@ -54,6 +54,8 @@ export interface ServerExtension {
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean
   /** Called once the handler answered a request: a journal entry, maybe a change. */
   answered(method: string, path: string): void
+  /** Whether the request log leaves this request out (the inspector page's own reads). */
+  quiet(req: IncomingMessage): boolean
   /** Ends what holds connections open (event streams), so that `close()` does not wait for them. */
   close(): void
 }
@@ -124,7 +126,6 @@ export function listen(
   extension?: ServerExtension,
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const log = options.log
   const onMutation = options.onMutation
   const onRead = options.onRead
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
@@ -177,6 +178,7 @@ export function listen(
 
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+    const log = options.log && !extension?.quiet(req) ? options.log : undefined
     const started = log ? performance.now() : 0
     let url = req.url ?? '/'
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1; keep the path only.
