@@ -99,6 +99,8 @@ async function readDirty(): Promise<void> {
       for (const part of parts) drawers[part]()
       document.body.dataset.version = String((Number(document.body.dataset.version) || 0) + 1)
     } catch (error) {
+      // Read again at the next change, whatever its counters say.
+      for (const part of parts) seen.delete(part)
       notice(byId('reset-notice'), `Could not read the mock: ${(error as Error).message}`, 'error')
       return
     }

@@ -173,6 +173,8 @@ describe('the inspector page', () => {
     await page.locator('#fault-form input[name=route]').fill('/api/v1/support/tickets')
     await page.locator('#fault-form input[name=status]').fill('503')
     await page.getByRole('button', { name: 'Add fault' }).click()
+    await shows('#fault-notice', /^Add fault/)
+    await expect(page.locator('#fault-notice').textContent()).resolves.toBe('Add fault: done')
     await shows('#faults-body', '/api/v1/support/tickets')
 
     const error = await api.tickets.list().then(
