@@ -8,7 +8,10 @@
 import { reportFailure } from './cli/errors.js'
 
 /** Subcommands: name → module loader. A module's `run` resolves to the exit code. */
-const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {}
+const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+  import: () => import('./cli/import.js'),
+  compare: () => import('./cli/compare.js'),
+}
 
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] === undefined ? undefined : COMMANDS[argv[0]]

@@ -2,33 +2,32 @@
  * The internal context of one mock: what routes, domain code and the webhook dispatcher share.
  * Two mocks never share a context, so they never share state.
  */
+import type { DomainContext } from './domain/context.js'
 import { createFaultRegistry, type FaultRegistry, type RouteTemplate } from './faults/registry.js'
 import { createJournal, type Journal } from './journal/journal.js'
-import { loadSeed, prepareSeed } from './seed/prepared.js'
+import { loadSeed, type PreparedSeed, prepareSeed } from './seed/prepared.js'
 import type { Seed } from './seed/schema.js'
 import type { Clock } from './state/clock.js'
-import { createOutbox, type EmitInput, type EventListener } from './state/events.js'
-import { createRandom, DEFAULT_RANDOM_SEED, type MockRandom } from './state/random.js'
-import type { EventRow } from './state/schemas.js'
-import { createStore, type Store } from './state/store.js'
+import { createOutbox, type EventListener } from './state/events.js'
+import { createRandom, DEFAULT_RANDOM_SEED } from './state/random.js'
+import { createStore } from './state/store.js'
+import { attachDispatcher, type MockDispatcher } from './webhooks/index.js'
 
-export interface MockContext {
+export interface MockContext extends DomainContext {
   /** Normalized base URL (no trailing slash). */
   readonly baseUrl: string
-  /** General webhooks may target `http://` and private hosts. */
-  readonly insecureWebhooks: boolean
   readonly clock: Clock
-  readonly store: Store
-  /** Ids and secrets made while the mock runs (ticket uuids, webhook secrets, delivery ids): seeded, reproducible. */
-  readonly random: MockRandom
   /** The parsed seed that `reset()` returns to (uuids and secrets filled in; frozen). */
   readonly seed: Seed
   /** The request journal (contract §6.1). */
   readonly journal: Journal
   /** The faults applied to API requests (contract §6.2). */
   readonly faults: FaultRegistry
-  /** Appends an event to the outbox; listeners hear of it once the current transaction commits. */
-  emit(input: EmitInput): EventRow
+  /**
+   * The webhook dispatcher: queues a delivery for every committed event and runs the attempts on
+   * the clock. The standalone server configures it (`dispatcher.configure`) and stops it on close.
+   */
+  readonly dispatcher: MockDispatcher
   /** Registers a listener of committed events (the webhook dispatcher). Returns an unsubscribe function. */
   onEvent(listener: EventListener): () => void
   /**
@@ -46,6 +45,12 @@ export interface ContextOptions {
   clock: Clock
   /** The seed (contract §4 format), parsed here: throws `SeedError` on a bad one. */
   seed: unknown
+  /**
+   * The store starts empty, for a caller that restores a saved state at once, and `seed` is a
+   * function giving the seed, read and parsed only when a reset (or `context.seed`) needs it: the
+   * standalone server with a state file pays nothing at start for a large recorded seed.
+   */
+  deferSeed?: boolean
   /** Seed of the mock's id generator (`createMockApi({ randomSeed })`); default {@link DEFAULT_RANDOM_SEED}. */
   randomSeed?: string | number
   /** Entries the request journal keeps; default 1,000, `0` turns it off. */
@@ -65,31 +70,44 @@ export function createContext(options: ContextOptions): MockContext {
   const random = createRandom(randomSeed, 'run', () => store.nextId('random'))
   // Parsed and resolved once per seed object and randomSeed (its uuids and secrets are a separate
   // stream); loaded again on reset with the same uuids, secrets and timestamps.
-  const seed = prepareSeed(options.seed, randomSeed)
+  let prepared: PreparedSeed | undefined
+  const seed = () => {
+    prepared ??= prepareSeed(options.deferSeed ? (options.seed as () => unknown)() : options.seed, randomSeed)
+    return prepared
+  }
   const seededAt = Math.floor(options.clock.nowMs() * 1000)
-  loadSeed(store, seed, seededAt)
+  if (!options.deferSeed) loadSeed(store, seed(), seededAt)
   const journal = createJournal(options.journalLimit)
   const faults = createFaultRegistry(options.routes ?? [])
-  return {
-    baseUrl: options.baseUrl,
+  const onReset = (listener: () => void) => {
+    resetListeners.add(listener)
+    return () => resetListeners.delete(listener)
+  }
+  const shared = {
     insecureWebhooks: options.insecureWebhooks,
     clock: options.clock,
     store,
     random,
-    seed: seed.seed,
+    onEvent: outbox.onEvent,
+    onReset,
+  }
+  // Queues a delivery for every committed event; attempts run on the clock (see webhooks/).
+  const dispatcher = attachDispatcher(shared)
+  return {
+    ...shared,
+    baseUrl: options.baseUrl,
+    get seed() {
+      return seed().seed
+    },
     journal,
     faults,
+    dispatcher,
     emit: outbox.emit,
-    onEvent: outbox.onEvent,
     reset() {
-      loadSeed(store, seed, seededAt)
+      loadSeed(store, seed(), seededAt)
       journal.clear()
       faults.clear()
       for (const listener of resetListeners) listener()
-    },
-    onReset(listener) {
-      resetListeners.add(listener)
-      return () => resetListeners.delete(listener)
     },
   }
 }

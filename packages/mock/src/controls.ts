@@ -15,7 +15,7 @@ import type {
 } from '@reseller-api/sdk/schemas'
 import type { GeneralEventData, ResellerEventData } from '@reseller-api/sdk/webhooks'
 import type { MockContext } from './context.js'
-import { ApiError } from './routing/errors.js'
+import { ApiError } from './errors.js'
 import type { MockHandler } from './routing/types.js'
 import type { StoreSnapshot, Tables } from './state/store.js'
 import type { Table } from './state/table.js'

@@ -3,7 +3,7 @@
  * (browsers, edge runtimes; `listen` rejects) and the `node` one (`listen` serves over node:http).
  */
 import type { HttpHandler } from 'msw'
-import { createContext } from './context.js'
+import { createContext, type MockContext } from './context.js'
 import {
   createControls,
   type EmitEventInput,
@@ -13,7 +13,6 @@ import {
 } from './controls.js'
 import { createMockFaults, type MockFaults } from './faults/api.js'
 import { routes } from './handlers/index.js'
-import { registerInternals } from './internal.js'
 import { createMockRequests, type MockRequests } from './journal/api.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
@@ -26,7 +25,6 @@ import type { ListenOptions, RunningServer } from './server/listen.js'
 import { type Clock, createClock } from './state/clock.js'
 import { createDb, type MockDb } from './state/db.js'
 import { DEFAULT_RANDOM_SEED } from './state/random.js'
-import { attachDispatcher } from './webhooks/index.js'
 
 /** Base URL of a mock created without `baseUrl`. */
 export const DEFAULT_BASE_URL = 'https://api.reseller.test'
@@ -114,7 +112,17 @@ export interface MockApi {
 }
 
 /** Serves a mock over HTTP: given by the `node` entry, absent from the browser and edge build. */
-export type ListenImpl = (mock: MockApi, options?: ListenOptions) => Promise<RunningServer>
+export type ListenImpl = (
+  mock: MockApi,
+  context: MockContext,
+  options?: ListenOptions,
+) => Promise<RunningServer>
+
+/** A mock and its context: what the servers of the `node` entry work on (store, clock, dispatcher). */
+export interface AssembledMock {
+  mock: MockApi
+  context: MockContext
+}
 
 /** `listen` where no server can run: rejects with what to do instead. */
 const listenUnavailable: ListenImpl = () =>
@@ -133,19 +141,38 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
 /** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
 export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
+  return assembleMock(options, listenImpl).mock
+}
+
+/** {@link MockApiOptions} and what only the standalone server passes. @internal */
+export interface AssembleOptions extends MockApiOptions {
+  /**
+   * Gives the seed when a reset first needs it (`undefined`: the demo seed); the store starts
+   * empty, for a saved state restored at once (`server/standalone.ts`). Replaces `seed`.
+   */
+  deferredSeed?: () => SeedInput | undefined
+}
+
+/**
+ * A mock with its context, for the code that serves it (the standalone server, tests of the
+ * inside). `listen` rejects unless `listenImpl` is given. @internal
+ */
+export function assembleMock(
+  options: AssembleOptions,
+  listenImpl: ListenImpl = listenUnavailable,
+): AssembledMock {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
   const clock = createClock()
   const context = createContext({
     baseUrl: base.href,
     insecureWebhooks: options.insecureWebhooks ?? false,
     clock,
-    seed: options.seed ?? demoSeed,
+    seed: options.deferredSeed ? () => options.deferredSeed?.() ?? demoSeed : (options.seed ?? demoSeed),
+    deferSeed: options.deferredSeed !== undefined,
     randomSeed: options.randomSeed ?? DEFAULT_RANDOM_SEED,
     journalLimit: options.journalLimit,
     routes,
   })
-  // Queues a delivery for every committed event; attempts run on `clock` (see webhooks/).
-  const dispatcher = attachDispatcher(context)
   const handle = createHandle(routes, context)
   const controls = createControls(handle, context)
   // Built on first use: a test that only calls `mock.fetch` never pays for MSW handlers or `db`.
@@ -172,8 +199,7 @@ export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): M
     emit: controls.emit,
     // node:http only comes in through the `node` entry (src/node.ts), so that a browser or Workers
     // bundle of this module never meets it.
-    listen: (listenOptions) => listenImpl(mock, listenOptions),
+    listen: (listenOptions) => listenImpl(mock, context, listenOptions),
   }
-  registerInternals(mock, { context, dispatcher })
-  return mock
+  return { mock, context }
 }

@@ -1,7 +1,7 @@
 import ky from 'ky'
 import { LOG_LEVELS, type Logger, type LogLevel } from './core/logger.js'
-import { type FetchFunction, refuseAuthorization, Transport } from './core/request.js'
 import { userAgent } from './core/runtime.js'
+import { type FetchFunction, refuseAuthorization, Transport } from './core/transport.js'
 import { HostingResource } from './resources/hosting.js'
 import { InvoicesResource } from './resources/invoices.js'
 import { ResellerWebhookResource } from './resources/reseller-webhook.js'

@@ -12,6 +12,7 @@
  */
 export { ResellerApi, type ResellerApiOptions } from './client.js'
 export { APIPromise, type WithResponse } from './core/api-promise.js'
+export type { HttpMethod } from './core/endpoint.js'
 export {
   ApiError,
   type ApiErrorInit,
@@ -45,7 +46,7 @@ export {
 } from './core/errors.js'
 export type { Logger, LogLevel } from './core/logger.js'
 export { Page, type PageFetcher, PagePromise } from './core/pagination.js'
-export type { FetchFunction, HttpMethod, RequestOptions } from './core/request.js'
+export type { FetchFunction, RequestOptions } from './core/transport.js'
 export { HostingResource } from './resources/hosting.js'
 export { InvoicesResource } from './resources/invoices.js'
 export { ResellerWebhookResource } from './resources/reseller-webhook.js'

@@ -2,7 +2,8 @@
  * `reseller-mock` (no subcommand): the mock as a standalone HTTP server.
  *
  *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE [--adopt-seed]]
- *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]... [--quiet]
+ *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]...
+ *                 [--allowed-origin ORIGIN]... [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
@@ -12,8 +13,9 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
+import { normalizeOrigin } from '../server/cors.js'
 import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
-import { type KeyInfo, startStandalone } from '../server/standalone.js'
+import { type KeyInfo, StateFileError, startStandalone } from '../server/standalone.js'
 import { StartError, UsageError } from './errors.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -36,6 +38,10 @@ Options:
   --allowed-host NAME   also answer requests whose Host is NAME (repeatable; e.g. mock.test, a
                         container name); other than loopback names and the bound address, any Host
                         gets 403 forbidden_host (DNS-rebinding protection)
+  --allowed-origin ORIGIN
+                        let browser pages of ORIGIN call the mock (repeatable; e.g.
+                        http://localhost:5173, a dev server of your app): their requests are
+                        served, with CORS headers; pages of any other origin get 403 cross_origin
   --quiet               no request log (start and stop lines are still printed)
   -v, --version         print the version
   -h, --help            show this help
@@ -69,6 +75,7 @@ interface Flags {
   insecureWebhooks: boolean
   journalLimit?: number
   allowedHosts: string[]
+  allowedOrigins: string[]
   quiet: boolean
   help: boolean
   version: boolean
@@ -111,6 +118,7 @@ function parseFlags(argv: string[]): Flags {
         'insecure-webhooks': { type: 'boolean' },
         'journal-limit': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
+        'allowed-origin': { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -153,6 +161,13 @@ function parseFlags(argv: string[]): Flags {
         `--allowed-host needs a host name such as mock.test or mock.test:4010, got "${name}"`,
       )
   }
+  const allowedOrigins = values['allowed-origin'] ?? []
+  for (const origin of allowedOrigins) {
+    if (normalizeOrigin(origin) === null)
+      throw new UsageError(
+        `--allowed-origin needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
+      )
+  }
   return {
     port: Number(rawPort),
     host,
@@ -162,6 +177,7 @@ function parseFlags(argv: string[]): Flags {
     insecureWebhooks: values['insecure-webhooks'] ?? false,
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
     allowedHosts,
+    allowedOrigins,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -221,6 +237,7 @@ export async function serve(argv: string[]): Promise<void> {
       insecureWebhooks: flags.insecureWebhooks,
       journalLimit: flags.journalLimit,
       allowedHosts: flags.allowedHosts,
+      allowedOrigins: flags.allowedOrigins,
       log: flags.quiet ? undefined : out,
       warn: (line) => process.stderr.write(`${line}\n`),
     })
@@ -233,9 +250,10 @@ export async function serve(argv: string[]): Promise<void> {
         `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
       )
     }
-    if (err.name === 'StateFileError' || err.code === 'EACCES') {
-      throw new UsageError(err.message)
-    }
+    // A seed the state file did not record is a command-line problem; a file that cannot be used is not.
+    if (err instanceof StateFileError)
+      throw err.usage ? new UsageError(err.message) : new StartError(err.message)
+    if (err.code === 'EACCES') throw new UsageError(err.message)
     const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
     if (reason)
       throw new StartError(`cannot listen on ${bracketed(flags.host)}:${flags.port}: ${reason(flags.host)}`)

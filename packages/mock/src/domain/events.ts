@@ -15,9 +15,9 @@ import {
 } from '@reseller-api/sdk/schemas'
 import { sampleEventData } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
-import type { MockContext } from '../context.js'
-import { errors } from '../routing/errors.js'
+import { errors } from '../errors.js'
 import type { EventStyle } from '../state/schemas.js'
+import type { DomainContext } from './context.js'
 
 /** Body of `POST /__mock/events`, and the input of `mock.emit`. */
 export const EmitEventBody = z.strictObject({
@@ -68,7 +68,7 @@ function styleOf(
  * Checks `body` (every rule at once: unknown reseller, event, style, sandbox, `data` against the
  * event's SDK schema; 422 naming each field) and emits the event. Returns the event as receivers get it.
  */
-export function emitEvent(mock: MockContext, body: EmitEventBody): WebhookEvent {
+export function emitEvent(mock: DomainContext, body: EmitEventBody): WebhookEvent {
   // A Map: field names derive from the client's `data` keys, which may be `__proto__` or `constructor`.
   const fields = new Map<string, string[]>()
   const fail = (field: string, message: string) => {

@@ -4,11 +4,12 @@
  * No HTTP here: functions check, write synchronously and throw API errors.
  */
 import type { HostingCreateBody, HostingCreated } from '@reseller-api/sdk/schemas'
-import type { MockContext } from '../context.js'
-import { errors } from '../routing/errors.js'
-import type { Caller } from '../routing/route.js'
-import type { AccountRow, ClientRow, PackageRow, ResellerRow } from '../state/schemas.js'
-import { packageKey, type Store } from '../state/store.js'
+import { errors } from '../errors.js'
+import type { AccountRow, ClientRow } from '../state/schemas.js'
+import type { Store } from '../state/store.js'
+import type { Caller } from './caller.js'
+import type { DomainContext } from './context.js'
+import { findPackage, requireWhm } from './whm.js'
 
 /** What a new account uses: 5% of its package's disk quota (50 MB when unlimited), 1% of its bandwidth. */
 export function accountUsage(pkg: { quota: number; bandwidth: number }) {
@@ -45,32 +46,12 @@ export function deriveUsername(store: Store, domain: string): string {
   }
 }
 
-/** The WHM gate of every WHM-backed operation: `none` → 422 `no_reseller_service`, `offline` → 503. */
-export function requireWhm(reseller: ResellerRow): void {
-  if (reseller.whm_status === 'none') throw errors.noResellerService()
-  if (reseller.whm_status === 'offline') throw errors.whmUnavailable()
-}
-
 /** The caller's client with the id of the path (404 for an unknown one or another reseller's). */
 export function findClient(store: Store, caller: Caller, clientId: string): ClientRow {
   const id = /^[1-9]\d{0,15}$/.test(clientId) ? Number(clientId) : Number.NaN
   const client = store.clients.get(id)
   if (!client || client.reseller_id !== caller.reseller.id) throw errors.notFound(`client ${clientId}`)
   return client
-}
-
-/** The caller's account `username`, optionally also the given client's (404 otherwise). */
-export function findAccount(store: Store, caller: Caller, username: string, client?: ClientRow): AccountRow {
-  const account = store.accounts.get(username)
-  if (!account || account.reseller_id !== caller.reseller.id || (client && account.client_id !== client.id)) {
-    throw errors.notFound(`account ${username}`)
-  }
-  return account
-}
-
-/** The caller's package `name` (null when unknown). */
-export function findPackage(store: Store, caller: Caller, name: string): PackageRow | undefined {
-  return store.packages.get(packageKey(caller.reseller.id, name))
 }
 
 const SANDBOX_PASSWORD = 'sandbox-not-a-real-password'
@@ -82,7 +63,7 @@ const SANDBOX_PASSWORD = 'sandbox-not-a-real-password'
  * nothing (quota, domain and wallet are not consulted: nothing is consumed).
  */
 export function provision(
-  mock: MockContext,
+  mock: DomainContext,
   caller: Caller,
   client: ClientRow,
   body: HostingCreateBody,
@@ -178,14 +159,16 @@ function roundMoney(value: number): number {
 /**
  * Suspends or unsuspends an account. Suspending a suspended account (or unsuspending an active one)
  * is refused with 422 `invalid_state`, like closing a closed ticket. A sandbox key gets the answer
- * the call would give, and nothing changes.
+ * the call would give, and nothing changes. `account` comes from `whmAccount` (gated); the gate is
+ * checked again here so that no caller can skip it.
  */
 export function setSuspended(
-  mock: MockContext,
+  mock: DomainContext,
   caller: Caller,
   account: AccountRow,
   suspend: boolean,
 ): AccountRow {
+  requireWhm(caller.reseller)
   if (suspend && account.status === 'suspended') {
     throw errors.invalidState(`account ${account.username} is already suspended`)
   }
@@ -200,10 +183,11 @@ export function setSuspended(
 
 /** Deletes an account (frees its quota slot and its domain). A sandbox key changes nothing. */
 export function deleteAccount(
-  mock: MockContext,
+  mock: DomainContext,
   caller: Caller,
   account: AccountRow,
 ): { username: string; deleted: true } {
+  requireWhm(caller.reseller)
   if (!caller.sandbox) mock.store.accounts.delete(account)
   return { username: account.username, deleted: true }
 }

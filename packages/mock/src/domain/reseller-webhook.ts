@@ -1,8 +1,8 @@
 /** The reseller-style webhook (`PUT`/`GET /reseller/webhook`): one URL and secret per reseller. */
 import type { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk/schemas'
-import type { MockContext } from '../context.js'
-import type { Caller } from '../routing/route.js'
 import type { Store } from '../state/store.js'
+import type { Caller } from './caller.js'
+import type { DomainContext } from './context.js'
 
 /** The configuration as read back: the secret itself is never returned. */
 export function readResellerWebhook(store: Store, caller: Caller): ResellerWebhook {
@@ -16,7 +16,7 @@ export function readResellerWebhook(store: Store, caller: Caller): ResellerWebho
  * unless the mock runs with `insecureWebhooks` (see the dispatcher's `reach`).
  */
 export function setResellerWebhook(
-  mock: Pick<MockContext, 'store' | 'insecureWebhooks'>,
+  mock: Pick<DomainContext, 'store' | 'insecureWebhooks'>,
   caller: Caller,
   body: ResellerWebhookUpdateBody,
 ): ResellerWebhook {

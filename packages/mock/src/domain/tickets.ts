@@ -7,11 +7,11 @@
  *   and emits `ticket.replied`; internal notes change nothing a client can see.
  */
 import type { MessageAuthor, TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk/schemas'
-import type { MockContext } from '../context.js'
-import { errors } from '../routing/errors.js'
-import type { Caller } from '../routing/route.js'
+import { errors } from '../errors.js'
 import type { MessageRow, TicketRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
+import type { Caller } from './caller.js'
+import type { DomainContext } from './context.js'
 
 /** The ticket with this uuid, of any reseller (control endpoints). */
 export function findAnyTicket(store: Store, uuid: string): TicketRow {
@@ -28,7 +28,7 @@ export function findTicket(store: Store, caller: Caller, uuid: string): TicketRo
 }
 
 /** Opens a ticket with its first message; `service_id` is kept only if it names one of the caller's services. */
-export function createTicket(mock: MockContext, caller: Caller, body: TicketCreateBody): TicketRow {
+export function createTicket(mock: DomainContext, caller: Caller, body: TicketCreateBody): TicketRow {
   const { store } = mock
   const service = body.service_id === undefined ? undefined : store.services.get(body.service_id)
   const created_at = store.timestamp()
@@ -91,7 +91,7 @@ function addMessage(
 }
 
 /** A client reply: refused on `closed`; a `resolved` ticket goes back to `open`. */
-export function replyToTicket(mock: MockContext, ticket: TicketRow, message: string): MessageRow {
+export function replyToTicket(mock: DomainContext, ticket: TicketRow, message: string): MessageRow {
   const { store } = mock
   if (ticket.status === 'closed') {
     throw errors.invalidState('this ticket is closed and takes no more messages; reopen it first')
@@ -106,13 +106,13 @@ export function replyToTicket(mock: MockContext, ticket: TicketRow, message: str
 }
 
 /** Closes a ticket from any state but `closed` (422 `invalid_state` then). */
-export function closeTicket(mock: MockContext, ticket: TicketRow): TicketRow {
+export function closeTicket(mock: DomainContext, ticket: TicketRow): TicketRow {
   if (ticket.status === 'closed') throw errors.invalidState('this ticket is already closed')
   return mock.store.tickets.update(ticket, { status: 'closed', updated_at: mock.store.timestamp() })
 }
 
 /** Reopens a `closed` or `resolved` ticket; `open` and `in_progress` ones are refused (422 `invalid_state`). */
-export function reopenTicket(mock: MockContext, ticket: TicketRow): TicketRow {
+export function reopenTicket(mock: DomainContext, ticket: TicketRow): TicketRow {
   if (ticket.status !== 'closed' && ticket.status !== 'resolved') {
     throw errors.invalidState(
       `only a closed or resolved ticket can be reopened; this one is ${ticket.status}`,
@@ -126,7 +126,7 @@ export function reopenTicket(mock: MockContext, ticket: TicketRow): TicketRow {
  * one moves `open` to `in_progress`, counts in `messages_count` and emits `ticket.replied`.
  */
 export function staffReply(
-  mock: MockContext,
+  mock: DomainContext,
   ticket: TicketRow,
   message: string,
   internal: boolean,
@@ -153,7 +153,7 @@ export function staffReply(
 }
 
 /** Staff sets any status (control endpoint). Setting the current status changes nothing. */
-export function setTicketStatus(mock: MockContext, ticket: TicketRow, status: TicketStatus): TicketRow {
+export function setTicketStatus(mock: DomainContext, ticket: TicketRow, status: TicketStatus): TicketRow {
   if (ticket.status === status) return ticket
   return mock.store.tickets.update(ticket, { status, updated_at: mock.store.timestamp() })
 }

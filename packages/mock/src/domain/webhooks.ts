@@ -3,14 +3,14 @@
  * the delivery side. The secret is returned once, by the creation answer.
  */
 import { HttpUrl, validate, type WebhookCreateBody } from '@reseller-api/sdk/schemas'
-import type { MockContext } from '../context.js'
-import { errors } from '../routing/errors.js'
-import type { Caller } from '../routing/route.js'
+import { errors } from '../errors.js'
 import type { MockRandom } from '../state/random.js'
 import { RETENTION_LIMITS } from '../state/retention.js'
 import type { WebhookRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
-import { targetProblem } from '../webhooks/target-policy.js'
+import type { Caller } from './caller.js'
+import type { DomainContext } from './context.js'
+import { targetProblem } from './target-policy.js'
 
 /** A new webhook secret: `whsec_` and 32 lower-case hex digits from the mock's seeded generator. */
 export function generateWebhookSecret(random: MockRandom): string {
@@ -38,7 +38,7 @@ export function findWebhook(store: Store, caller: Caller, id: string): WebhookRo
  * 422 `validation_error` on `url` otherwise; 422 `quota_exceeded` once the reseller has
  * {@link RETENTION_LIMITS.webhooksPerReseller} general webhooks.
  */
-export function createWebhook(mock: MockContext, caller: Caller, body: WebhookCreateBody): WebhookRow {
+export function createWebhook(mock: DomainContext, caller: Caller, body: WebhookCreateBody): WebhookRow {
   if (mock.insecureWebhooks) {
     const check = validate(HttpUrl, body.url)
     if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })

@@ -3,8 +3,10 @@
  * running the webhook deliveries that fall due on the way.
  */
 import * as z from 'zod/mini'
+import { errors } from '../errors.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
+import { ClockRangeError, LATEST_MOCK_TIME_MS } from '../state/clock.js'
 
 /** Longest single clock move through the control endpoint: 10 years, in seconds. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
@@ -30,8 +32,16 @@ export const clockRoutes: Route[] = [
     { auth: 'none' },
     async (call) => {
       const { seconds } = call.body(ClockAdvanceBody)
-      // Seconds may be fractional; the offset moves by whole milliseconds.
-      return data(ClockState, await call.mock.clock.advance(Math.round(seconds * 1000)))
+      try {
+        // Seconds may be fractional; the offset moves by whole milliseconds.
+        return data(ClockState, await call.mock.clock.advance(Math.round(seconds * 1000)))
+      } catch (error) {
+        if (!(error instanceof ClockRangeError)) throw error
+        throw errors.field(
+          'seconds',
+          `must be at most ${Math.floor(error.remainingMs / 1000)}: the mock's clock stops at ${new Date(LATEST_MOCK_TIME_MS).toISOString()}, the latest time it can write`,
+        )
+      }
     },
     { transaction: false },
   ),

@@ -1,8 +1,8 @@
 /** Faults over HTTP (contract §6.2): `POST`, `GET`, `DELETE /__mock/faults`, `DELETE /__mock/faults/{id}`. */
 import * as z from 'zod/mini'
+import { errors } from '../errors.js'
 import { faultJson } from '../faults/registry.js'
 import { FaultJson } from '../faults/schema.js'
-import { errors } from '../routing/errors.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { Cleared } from './journal.js'

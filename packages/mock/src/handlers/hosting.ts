@@ -7,14 +7,8 @@ import {
   WhmAccountDeleted,
 } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
-import {
-  deleteAccount,
-  findAccount,
-  findClient,
-  provision,
-  requireWhm,
-  setSuspended,
-} from '../domain/hosting.js'
+import { deleteAccount, findClient, provision, setSuspended } from '../domain/hosting.js'
+import { whmAccount } from '../domain/whm.js'
 import { data } from '../routing/reply.js'
 import { type Call, type Route, route } from '../routing/route.js'
 
@@ -24,12 +18,11 @@ const CLIENT_HOSTING = '/api/v1/reseller/clients/:client_id/hosting'
 /** Body of the deprecated `POST /reseller/accounts`: the provisioning body plus `client_id`. */
 export const LegacyAccountCreateBody = z.extend(HostingCreateBody, { client_id: Id })
 
-/** Client of the path (404), then WHM gate, then the client's account (404). */
+/** Client of the path (404), then the client's account (WHM gate, then 404). */
 function clientAccount(call: Call) {
   const { store } = call.mock
   const client = findClient(store, call.caller, call.params.client_id!)
-  requireWhm(call.caller.reseller)
-  return findAccount(store, call.caller, call.params.cpanel_username!, client)
+  return whmAccount(store, call.caller, call.params.cpanel_username!, client)
 }
 
 export const hostingRoutes: Route[] = [

@@ -3,9 +3,9 @@
  * `Route[]` from its handlers file and listing it here.
  */
 import type { Route } from '../routing/route.js'
-import { deliveryRoutes } from '../webhooks/routes.js'
 import { clockRoutes } from './clock.js'
 import { controlRoutes } from './control.js'
+import { deliveryRoutes } from './deliveries.js'
 import { eventRoutes } from './events.js'
 import { faultRoutes } from './faults.js'
 import { hostingRoutes } from './hosting.js'

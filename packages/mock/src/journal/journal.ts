@@ -4,7 +4,20 @@
  * as they came and turned into the wire entry only when somebody lists the journal.
  */
 import { nestsDeeperThan } from '../routing/json-depth.js'
+import type { MockResponse } from '../routing/types.js'
+import { redactQuery, redactSecrets } from './redact.js'
 import type { JournalEntry } from './schema.js'
+
+/** What the journal keeps of an answer: references only, parsed when listed. */
+export interface JournalAnswer {
+  status: number
+  /** Lower-case names, as the answer carries them. */
+  headers: Record<string, string>
+  /** The answer's JSON text; `''` when it was over {@link JOURNAL_ANSWER_MAX_BYTES} (see `bytes`). */
+  body: string
+  /** The body's size in UTF-8 bytes when it was too large to keep, else `0`. */
+  truncatedBytes: number
+}
 
 /** What the core records about one API request. */
 export interface JournalRecord {
@@ -25,6 +38,8 @@ export interface JournalRecord {
   /** The raw request body, parsed only when listed. */
   body: string
   fault: string | null
+  /** The answer; `null` while unanswered and for a dropped request. */
+  response: JournalAnswer | null
 }
 
 /** Default number of entries kept. */
@@ -36,6 +51,39 @@ export const DEFAULT_JOURNAL_LIMIT = 1000
  * A longer body is journaled as `null`.
  */
 export const JOURNAL_BODY_MAX = 16_384
+
+/** Largest answer body listed, in UTF-8 bytes (64 KiB); a larger one is listed as `{ truncated, bytes }`. */
+export const JOURNAL_ANSWER_MAX_BYTES = 65_536
+
+/** Size of `text` in UTF-8 bytes, counted without encoding it (no `node:` import in this graph). */
+function utf8Bytes(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) bytes += 1
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair: two UTF-16 units, four bytes.
+      bytes += 2
+      i++
+    } else bytes += 2
+  }
+  return bytes
+}
+
+/**
+ * What the journal keeps of `response`: the same header object and body string (no copy), or,
+ * for a body over {@link JOURNAL_ANSWER_MAX_BYTES}, only its size, so a full journal holds no
+ * large answers.
+ */
+export function journalAnswer(response: MockResponse): JournalAnswer {
+  const { body } = response
+  // Each UTF-16 unit is at most 3 bytes: short bodies need no count.
+  const bytes = body.length * 3 <= JOURNAL_ANSWER_MAX_BYTES ? 0 : utf8Bytes(body)
+  return bytes > JOURNAL_ANSWER_MAX_BYTES
+    ? { status: response.status, headers: response.headers, body: '', truncatedBytes: bytes }
+    : { status: response.status, headers: response.headers, body, truncatedBytes: 0 }
+}
 
 /** A parsed filter: method upper-case, status a number. */
 export type ParsedJournalFilter = {
@@ -80,19 +128,28 @@ function parseBody(text: string): unknown {
   }
 }
 
+function answerEntry(answer: JournalAnswer | null): JournalEntry['response'] {
+  if (answer === null) return null
+  let body: unknown
+  if (answer.truncatedBytes > 0) body = { truncated: true, bytes: answer.truncatedBytes }
+  else body = redactSecrets(parseBody(answer.body))
+  return { status: answer.status, headers: { ...answer.headers }, body }
+}
+
 function toEntry(record: JournalRecord): JournalEntry {
   return {
     id: record.id,
     at: new Date(record.atMs).toISOString(),
     method: record.method,
-    path: record.path + record.search,
+    path: record.path + redactQuery(record.search),
     route: record.route,
     key_mode: record.keyMode,
     reseller_id: record.resellerId,
     status: record.status,
     error_code: record.errorCode,
-    body: parseBody(record.body),
+    body: redactSecrets(parseBody(record.body)),
     fault: record.fault,
+    response: answerEntry(record.response),
   }
 }
 

@@ -26,14 +26,31 @@ export const QuerylessPath = z.string().check(
   ),
 )
 
-/** One journaled API request (contract §6.1). The key itself is never stored. */
+/** The answer of a journaled request. */
+export const JournalResponse = z.object({
+  status: z.int(),
+  /** Headers of the answer, lower-case names. */
+  headers: z.record(z.string(), z.string()),
+  /**
+   * The parsed JSON answer (`secret` fields shown as `"[redacted]"`), null for an empty or non-JSON
+   * one; `{ "truncated": true, "bytes": N }` for one over 64 KiB.
+   */
+  body: z.unknown(),
+})
+/** The answer of a journaled request. */
+export type JournalResponse = z.infer<typeof JournalResponse>
+
+/**
+ * One journaled API request. The key itself is never stored, and secrets never show: `secret`
+ * fields of the bodies and credential-named query parameters read `"[redacted]"`.
+ */
 export const JournalEntry = z.object({
   /** `req_…`: also the `X-Request-Id` of the answer. */
   id: z.string(),
   /** Mock time of the request's arrival, ISO 8601 UTC. */
   at: z.string(),
   method: z.string(),
-  /** Path below the base URL, with its query. */
+  /** Path below the base URL, with its query (credential-named parameters' values redacted). */
   path: z.string(),
   /** The matched route template (`/api/v1/support/tickets/:ticket_uuid`), or null for no route. */
   route: z.nullable(z.string()),
@@ -44,10 +61,12 @@ export const JournalEntry = z.object({
   status: z.nullable(z.int()),
   /** `error.code` of an error answer, null otherwise. */
   error_code: z.nullable(z.string()),
-  /** The parsed JSON request body; null for none or for a body that is not JSON. */
+  /** The parsed JSON request body (`secret` fields redacted); null for none or for a body that is not JSON. */
   body: z.unknown(),
   /** Id of the fault applied to the request, or null. */
   fault: z.nullable(z.string()),
+  /** The answer; null while the request is unanswered and for a dropped one. */
+  response: z.nullable(JournalResponse),
 })
 /** One journaled API request. */
 export type JournalEntry = z.infer<typeof JournalEntry>

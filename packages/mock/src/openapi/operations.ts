@@ -45,10 +45,10 @@ import { EmitEventBody } from '../domain/events.js'
 import { FaultJson, FaultSpec } from '../faults/schema.js'
 import { ClockAdvanceBody, ClockState } from '../handlers/clock.js'
 import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../handlers/control.js'
+import { DeliveryView } from '../handlers/deliveries.js'
 import { LegacyAccountCreateBody } from '../handlers/hosting.js'
 import { Cleared } from '../handlers/journal.js'
 import { JournalEntry, JournalQuery } from '../journal/schema.js'
-import { DeliveryView } from '../webhooks/routes.js'
 
 /** The success answer of an operation. */
 export type Answer =

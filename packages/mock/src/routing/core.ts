@@ -7,11 +7,13 @@
  * too: every API request (`/api/…`) gets a journal entry and an `X-Request-Id`, and meets the faults.
  */
 import type { MockContext } from '../context.js'
+import type { Caller } from '../domain/caller.js'
+import { ApiError, errors, isApiError } from '../errors.js'
 import type { ActiveFault } from '../faults/registry.js'
-import type { JournalRecord } from '../journal/journal.js'
+import { type JournalRecord, journalAnswer } from '../journal/journal.js'
 import type { Store } from '../state/store.js'
-import { ApiError, errors, isApiError, renderError } from './errors.js'
-import { type Caller, createCall, type Route } from './route.js'
+import { renderError } from './errors.js'
+import { createCall, type Route } from './route.js'
 import { compileRoutes, type Matched } from './router.js'
 import type { MockHandler, MockRequest, MockResponse } from './types.js'
 
@@ -119,6 +121,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
       errorCode: null,
       body: request.body,
       fault: null,
+      response: null,
     }
     mock.journal.record(record)
     const fault: ActiveFault | undefined = mock.faults.take(request.method, request.path, route)
@@ -153,6 +156,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
     record.status = response.status
     mock.journal.answered()
     response.headers['x-request-id'] = id
+    if (mock.journal.limit > 0) record.response = journalAnswer(response)
     return response
   }
 

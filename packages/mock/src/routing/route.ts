@@ -7,20 +7,12 @@
 import { PageQuery, type Scope, validate } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
-import type { ApiKeyRow, ResellerRow } from '../state/schemas.js'
-import { errors } from './errors.js'
+import type { Caller } from '../domain/caller.js'
+import { errors } from '../errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 import type { MockRequest, MockResponse } from './types.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-/** The authenticated caller of a request. */
-export interface Caller {
-  reseller: ResellerRow
-  key: ApiKeyRow
-  /** A `svc_test_` key: never changes state. */
-  sandbox: boolean
-}
 
 /** Who may call a route. */
 export interface Access {

@@ -66,6 +66,15 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
   // Generated ids skip the ones the seed gives explicitly, wherever they come in the seed.
   const explicitInvoices = new Set(seed.resellers.flatMap((r) => r.invoices.flatMap((v) => v.id ?? [])))
   const explicitWebhooks = new Set(seed.resellers.flatMap((r) => r.webhooks.flatMap((w) => w.id ?? [])))
+  const explicitTickets = new Set(seed.resellers.flatMap((r) => r.tickets.flatMap((t) => t.id ?? [])))
+  const explicitMessages = new Set(
+    seed.resellers.flatMap((r) => r.tickets.flatMap((t) => t.messages.flatMap((m) => m.id ?? []))),
+  )
+  const fresh = (counter: string, explicit: Set<number>) => {
+    let id = store.nextId(counter)
+    while (explicit.has(id)) id = store.nextId(counter)
+    return id
+  }
   store.settings.insert({ key: 'settings', domain_price: seed.domain_price })
   for (const r of seed.resellers) {
     const whm = r.whm ?? {
@@ -104,7 +113,7 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
     for (const a of r.accounts) {
       const pkg = r.packages.find((p) => p.name === a.whm_package)!
       const usage = accountUsage(pkg)
-      const created_at = now()
+      const created_at = stamp(a.created_at)
       store.accounts.insert({
         username: a.username ?? deriveUsername(store, a.domain),
         domain: a.domain.toLowerCase(),
@@ -114,7 +123,12 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
         disk_used_mb: a.disk_used_mb ?? usage.disk_used_mb,
         bandwidth_used_mb: a.bandwidth_used_mb ?? usage.bandwidth_used_mb,
         created_at,
-        suspended_at: a.status === 'suspended' ? created_at : null,
+        suspended_at:
+          a.suspended_at !== undefined
+            ? a.suspended_at && normalizeTimestamp(a.suspended_at)
+            : a.status === 'suspended'
+              ? created_at
+              : null,
         reseller_id: r.id,
       })
     }
@@ -143,18 +157,19 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
       })
     }
     for (const t of r.tickets) {
-      const created_at = now()
-      const id = store.nextId('ticket')
+      const created_at = stamp(t.created_at)
+      const id = t.id ?? fresh('ticket', explicitTickets)
       // Messages first in memory, so the ticket is stored once with its final count and time.
       let visible = 0
       let updated_at = created_at
       const messages = t.messages.map((m, i) => {
-        const at = i === 0 ? created_at : now()
+        const at =
+          m.created_at !== undefined ? normalizeTimestamp(m.created_at) : i === 0 ? created_at : now()
         if (!m.internal) {
           visible++
           updated_at = at
         }
-        return { message: m.message, from: m.from, internal: m.internal, created_at: at }
+        return { id: m.id, message: m.message, from: m.from, internal: m.internal, created_at: at }
       })
       store.tickets.insert({
         id,
@@ -166,11 +181,12 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
         priority: t.priority,
         messages_count: visible,
         created_at,
-        updated_at,
+        updated_at: t.updated_at === undefined ? updated_at : normalizeTimestamp(t.updated_at),
         reseller_id: r.id,
         service_id: t.service_id ?? null,
       })
-      for (const m of messages) store.messages.insert({ id: store.nextId('message'), ticket_id: id, ...m })
+      for (const { id: given, ...m } of messages)
+        store.messages.insert({ id: given ?? fresh('message', explicitMessages), ticket_id: id, ...m })
     }
     if (r.webhook) {
       store.resellerWebhooks.insert({
@@ -181,16 +197,57 @@ export function applySeed(store: Store, seed: Seed, startMicros: number): number
       })
     }
     for (const w of r.webhooks) {
+      const webhookId = w.id ?? nextWebhookId(store, explicitWebhooks)
       store.webhooks.insert({
-        id: w.id ?? nextWebhookId(store, explicitWebhooks),
+        id: webhookId,
         reseller_id: r.id,
         url: w.url,
         events: w.events,
         secret: resolved(w.secret, 'webhooks[].secret'),
         created_at: now(),
       })
+      for (const d of w.deliveries) insertDelivery(store, r.id, webhookId, d, stamp)
     }
   }
+  // Ids given by the seed are never handed out again.
+  raiseCounter(store, 'ticket', explicitTickets)
+  raiseCounter(store, 'message', explicitMessages)
+  raiseCounter(store, 'invoice', explicitInvoices)
   store.observeTimestamp(next)
   return next - startMicros
+}
+
+/** Draws ids from `counter` until it is past every id of `explicit`. */
+function raiseCounter(store: Store, counter: string, explicit: Set<number>): void {
+  let max = 0
+  for (const id of explicit) if (id > max) max = id
+  for (let id = 0; id < max; ) id = store.nextId(counter)
+}
+
+/** A past delivery of a seeded webhook; its payload is a plain envelope of its event. */
+function insertDelivery(
+  store: Store,
+  resellerId: number,
+  webhookId: string,
+  d: Seed['resellers'][number]['webhooks'][number]['deliveries'][number],
+  stamp: (given: string | null | undefined) => string,
+): void {
+  const attempted_at = d.attempted_at === null ? null : normalizeTimestamp(d.attempted_at)
+  store.deliveries.insert({
+    delivery_id: d.delivery_id,
+    event: d.event,
+    status: d.status,
+    http_status: d.http_status,
+    ...(d.duration_ms === undefined ? {} : { duration_ms: d.duration_ms }),
+    ...(d.error === undefined ? {} : { error: d.error }),
+    retries: d.retries,
+    attempted_at,
+    next_attempt_at: d.next_attempt_at === null ? null : normalizeTimestamp(d.next_attempt_at),
+    webhook_id: webhookId,
+    reseller_id: resellerId,
+    event_id: null,
+    payload: JSON.stringify({ event: d.event, delivery_id: d.delivery_id, data: {} }),
+    attempts: d.retries + (attempted_at === null ? 0 : 1),
+    created_at: stamp(attempted_at),
+  })
 }

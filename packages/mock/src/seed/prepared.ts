@@ -6,7 +6,7 @@
  * a scratch store, whose rows become frozen templates; a mock's store is then filled with copies of
  * them (`store.load`: no validation, the templates were validated when they were made).
  *
- * Timestamps: what the seed gives (`created_at` of services and invoices) is absolute; what it
+ * Timestamps: what the seed gives (`created_at` of services, invoices, accounts, tickets…) is absolute; what it
  * leaves to the clock is relative to the moment the mock is created, as before. A template keeps
  * the latter as offsets (0, 1, 2… µs in seed order), and each load writes `start + offset`, so a
  * mock made later gets later timestamps and `reset()` (same start) gives the very same state.
@@ -160,6 +160,21 @@ function latestGivenTimestamp(seed: Seed): number {
     for (const v of r.invoices) {
       see(v.created_at)
       see(v.due_at)
+    }
+    for (const a of r.accounts) {
+      see(a.created_at)
+      see(a.suspended_at)
+    }
+    for (const t of r.tickets) {
+      see(t.created_at)
+      see(t.updated_at)
+      for (const m of t.messages) see(m.created_at)
+    }
+    for (const w of r.webhooks) {
+      for (const d of w.deliveries) {
+        see(d.attempted_at)
+        see(d.next_attempt_at)
+      }
     }
   }
   return latest

@@ -9,6 +9,7 @@ import {
   ApiKey,
   Count,
   CpanelUsername,
+  DeliveryStatus,
   Department,
   Domain,
   GeneralEventName,
@@ -76,15 +77,24 @@ const SeedAccount = z.strictObject({
   status: z._default(AccountStatus, 'active'),
   disk_used_mb: z.optional(Count),
   bandwidth_used_mb: z.optional(Count),
+  /** Kept from an import (`reseller-mock import`); a clock time otherwise. */
+  created_at: z.optional(TimestampUtc),
+  /** Kept from an import; the creation time for a suspended account otherwise. */
+  suspended_at: z.optional(z.nullable(TimestampUtc)),
 })
 
 const SeedMessage = z.strictObject({
+  /** Kept from an import; numbered in seed order otherwise. */
+  id: z.optional(Id),
   message: MessageText,
   internal: z._default(z.boolean(), false),
   from: z._default(MessageAuthor, 'client'),
+  created_at: z.optional(TimestampUtc),
 })
 
 const SeedTicket = z.strictObject({
+  /** Kept from an import; numbered in seed order otherwise. */
+  id: z.optional(Id),
   uuid: z.optional(Uuid),
   subject: Subject,
   department: Department,
@@ -92,6 +102,10 @@ const SeedTicket = z.strictObject({
   status: z._default(TicketStatus, 'open'),
   service_id: z.optional(z.nullable(Uuid)),
   messages: z.array(SeedMessage).check(z.minLength(1, 'must hold at least the first message')),
+  /** Kept from an import; the first message's time otherwise. */
+  created_at: z.optional(TimestampUtc),
+  /** Kept from an import; the last visible message's time otherwise. */
+  updated_at: z.optional(TimestampUtc),
 })
 
 const SeedService = z.strictObject({
@@ -123,11 +137,26 @@ const SeedResellerWebhook = z.strictObject({
   secret: z.string().check(z.minLength(1, 'must not be empty')),
 })
 
+/** A past delivery of a general webhook, as `GET /webhooks/{id}/deliveries` shows it (kept from an import). */
+const SeedDelivery = z.strictObject({
+  delivery_id: z.string().check(z.minLength(1, 'must not be empty')),
+  event: z.string().check(z.minLength(1, 'must not be empty')),
+  status: DeliveryStatus,
+  http_status: z._default(z.nullable(z.int()), null),
+  duration_ms: z.optional(Count),
+  error: z.optional(z.string()),
+  retries: z._default(Count, 0),
+  attempted_at: z._default(z.nullable(TimestampUtc), null),
+  next_attempt_at: z._default(z.nullable(TimestampUtc), null),
+})
+
 const SeedWebhook = z.strictObject({
   id: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
   url: WebhookUrl,
   events: z.array(GeneralEventName).check(z.minLength(1, 'must list at least one event')),
   secret: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  /** Past deliveries, oldest first (the list answers newest first). */
+  deliveries: z._default(z.array(SeedDelivery), []),
 })
 
 const SeedReseller = z.strictObject({

@@ -2,14 +2,17 @@
  * Contract §6.6: who may talk to the standalone server. A web page the developer visits can reach
  * `127.0.0.1` too: by DNS rebinding (its own name now resolves to 127.0.0.1, so the browser sends
  * the page's `Host`) or by a simple cross-origin request (`text/plain` POST, no preflight). The
- * Host rule stops the first (a page's name is never one of ours), the Origin rule the second on
- * the control endpoints, which need no key. Checked before anything is served.
+ * Host rule stops the first (a page's name is never one of ours), the Origin rule the second, on
+ * the control endpoints (they need no key) and on the API (a keyless request costs a journal
+ * entry). Checked before anything is served or journaled. See docs/running-the-mock.md, "Safety".
  */
 import type { IncomingMessage } from 'node:http'
 import { BlockList, isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { ApiError, renderError } from '../routing/errors.js'
+import { ApiError } from '../errors.js'
+import { renderError } from '../routing/errors.js'
 import type { MockResponse } from '../routing/types.js'
+import { normalizeOrigin, parseAllowedOrigins } from './cors.js'
 
 /** What {@link createGuard} needs to know about the server. */
 export interface GuardOptions {
@@ -17,10 +20,51 @@ export interface GuardOptions {
   boundHost: string
   /** Extra names accepted in `Host` (with or without a port): `--allowed-host`. */
   allowedHosts?: readonly string[]
+  /** Origins whose pages are served like the server's own (`--allowed-origin`). */
+  allowedOrigins?: readonly string[]
 }
 
-/** Refuses a request (the error answer) or lets it through (`undefined`). */
-export type Guard = (req: IncomingMessage, path: string) => MockResponse | undefined
+/**
+ * Refuses a request (the error answer) or lets it through (`undefined`). `authority` is the
+ * authority of an absolute-form request target (`GET http://host/path`), judged like `Host`.
+ */
+export type Guard = (req: IncomingMessage, path: string, authority?: string) => MockResponse | undefined
+
+/** Where a request goes: its path and query, and the authority of an absolute-form target. */
+export interface RequestTarget {
+  /** Path and query (`/api/v1/…?page=2`). */
+  url: string
+  /** `host[:port]` of an absolute-form target; absent for the usual origin-form. */
+  authority?: string
+}
+
+/**
+ * Reads a request target (RFC 9112 §3.2): origin-form (`/path?query`) as it is, absolute-form
+ * (`http://host/path`) as its path, query and authority; `undefined` for anything else
+ * (`*`, another scheme, an unparsable URL), which the server answers with 400.
+ */
+export function readTarget(raw: string): RequestTarget | undefined {
+  if (raw.charCodeAt(0) === 47 /* '/' */) return { url: raw }
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    return undefined
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.host === '') return undefined
+  return { url: parsed.pathname + parsed.search, authority: parsed.host }
+}
+
+/** How many `Host` header lines the request carried (Node keeps only the first in `headers`). */
+function hostLines(req: IncomingMessage): number {
+  const raw = req.rawHeaders
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') count++
+  }
+  return count
+}
 
 const LOOPBACK = new BlockList()
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
@@ -113,35 +157,65 @@ export function createGuard(options: GuardOptions): Guard {
     return ok
   }
 
-  return (req, path) => {
+  const allowedOrigins = parseAllowedOrigins(options.allowedOrigins)
+  const originAllowed = (origin: string, host: string | undefined) => {
+    if (sameOrigin(origin, host)) return true
+    if (allowedOrigins.size === 0) return false
+    const normalized = normalizeOrigin(origin)
+    return normalized !== null && allowedOrigins.has(normalized)
+  }
+
+  const refuseHost = (value: string, what: string) => {
+    const host = hostName(value)
+    const shown = value.length > 100 ? `${value.slice(0, 100)}…` : value
+    return refuse(
+      403,
+      'forbidden_host',
+      `the ${what} ${JSON.stringify(shown)} is not this server's: use localhost, 127.0.0.1 or [::1], or start the mock with --allowed-host ${host ?? 'NAME'} (DNS-rebinding protection)`,
+    )
+  }
+
+  return (req, path, authority) => {
     const header = req.headers.host
     if (header === undefined) {
       // RFC 9112 §3.2: an HTTP/1.1 request without Host is malformed. HTTP/1.0 may omit it: no browser does.
       if (req.httpVersion !== '1.0' && req.httpVersion !== '0.9')
         return renderError(new ApiError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header'))
-    } else if (!hostAllowed(header)) {
-      const host = hostName(header)
-      const shown = header.length > 100 ? `${header.slice(0, 100)}…` : header
-      return refuse(
-        403,
-        'forbidden_host',
-        `the Host ${JSON.stringify(shown)} is not this server's: use localhost, 127.0.0.1 or [::1], or start the mock with --allowed-host ${host ?? 'NAME'} (DNS-rebinding protection)`,
-      )
-    }
-    if (path === '/__mock' || path.startsWith('/__mock/')) {
-      const origin = req.headers.origin
-      if (origin !== undefined && !sameOrigin(origin, header)) {
-        return refuse(
-          403,
-          'cross_origin',
-          `the control endpoints answer pages of their own origin only; this request came from ${JSON.stringify(origin.slice(0, 100))}`,
+    } else {
+      // RFC 9112 §3.2: more than one Host line is malformed; Node keeps the first, a proxy may read the other.
+      const lines = hostLines(req)
+      if (lines > 1) {
+        return renderError(
+          new ApiError(
+            400,
+            'bad_request',
+            `the request has ${lines} Host headers; HTTP/1.1 allows exactly one`,
+          ),
         )
       }
-      if (req.headers['sec-fetch-site'] === 'cross-site') {
+      if (!hostAllowed(header)) return refuseHost(header, 'Host')
+    }
+    // An absolute-form target names the host the request is for (RFC 9112 §3.2.2): judged the same way.
+    if (authority !== undefined && !hostAllowed(authority))
+      return refuseHost(authority, 'request target host')
+    const api = path.startsWith('/api/')
+    if (api || path === '/__mock' || path.startsWith('/__mock/')) {
+      const what = api ? 'the API answers' : 'the control endpoints answer'
+      const origin = req.headers.origin
+      const ownHost = authority ?? header
+      if (origin !== undefined && !originAllowed(origin, ownHost)) {
         return refuse(
           403,
           'cross_origin',
-          'the control endpoints answer pages of their own origin only; this request came from another site',
+          `${what} pages of their own origin only (or of an origin given with --allowed-origin); this request came from ${JSON.stringify(origin.slice(0, 100))}`,
+        )
+      }
+      // With an Origin, the rule above decided; without one, the browser's own word counts.
+      if (origin === undefined && req.headers['sec-fetch-site'] === 'cross-site') {
+        return refuse(
+          403,
+          'cross_origin',
+          `${what} pages of their own origin only (or of an origin given with --allowed-origin); this request came from another site`,
         )
       }
     }

@@ -8,8 +8,7 @@
  * mock costs a comparison of a few numbers every {@link WATCH_MS}.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { internalsOf } from '../internal.js'
-import type { MockApi } from '../mock-api.js'
+import type { MockContext } from '../context.js'
 import { servePage } from './inspector-page.js'
 import type { ServerExtension } from './listen.js'
 
@@ -41,9 +40,8 @@ export interface ChangeCounters {
   clock: number
 }
 
-/** The inspector of `mock` as a {@link ServerExtension} of its standalone server. */
-export function createInspector(mock: MockApi): ServerExtension {
-  const { context } = internalsOf(mock)
+/** The inspector of a mock (its context) as a {@link ServerExtension} of its server. */
+export function createInspector(context: MockContext): ServerExtension {
   const streams = new Set<ServerResponse>()
   let pending: ReturnType<typeof setTimeout> | undefined
 

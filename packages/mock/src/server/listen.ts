@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ApiError, renderError } from '../routing/errors.js'
+import { ApiError } from '../errors.js'
+import { renderError } from '../routing/errors.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 import { answerClientError } from './client-error.js'
-import { createGuard } from './guard.js'
+import { createCors, parseAllowedOrigins } from './cors.js'
+import { createGuard, readTarget } from './guard.js'
 
 /** Options of the standalone HTTP server: `mock.listen()` and the `reseller-mock` CLI. */
 export interface ListenOptions {
@@ -33,6 +35,13 @@ export interface ListenOptions {
    * nothing.
    */
   allowedHosts?: readonly string[]
+  /**
+   * Origins (`scheme://host[:port]`, CLI `--allowed-origin`) whose pages may call the server
+   * from the browser: their requests pass the Origin rule, and their answers carry CORS headers
+   * (preflights answered). Requests from any other origin to `/api/` or `/__mock/` get 403
+   * `cross_origin`.
+   */
+  allowedOrigins?: readonly string[]
 }
 
 /** A running standalone server. */
@@ -68,7 +77,7 @@ const CLOSE_GRACE_MS = 3000
 /** The API's error envelope, rendered where every other error answer is. */
 function errorAnswer(
   status: number,
-  code: 'validation_error' | 'internal_error',
+  code: 'validation_error' | 'internal_error' | 'bad_request',
   message: string,
 ): MockResponse {
   return renderError(new ApiError(status, code, message))
@@ -106,10 +115,12 @@ function readBody(req: IncomingMessage, max: number): Promise<string | null> {
   })
 }
 
-function send(res: ServerResponse, answer: MockResponse): void {
+function send(res: ServerResponse, answer: MockResponse, extra?: Record<string, string>): void {
   // Already answered by the parser-error path (client-error.ts), or the client is gone.
   if (res.headersSent || res.destroyed) return
-  const headers: Record<string, string | number> = { ...answer.headers }
+  const headers: Record<string, string | number> = extra
+    ? { ...answer.headers, ...extra }
+    : { ...answer.headers }
   headers['content-length'] = Buffer.byteLength(answer.body)
   res.writeHead(answer.status, headers)
   res.end(answer.body)
@@ -131,8 +142,14 @@ export function listen(
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY
   // Before the server exists: a bad `allowedHosts` entry rejects `listen()` instead of serving.
   let guard: ReturnType<typeof createGuard>
+  let cors: ReturnType<typeof createCors>
   try {
-    guard = createGuard({ boundHost: host, allowedHosts: options.allowedHosts })
+    guard = createGuard({
+      boundHost: host,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+    })
+    cors = createCors(parseAllowedOrigins(options.allowedOrigins))
   } catch (error) {
     return Promise.reject(error)
   }
@@ -180,20 +197,20 @@ export function listen(
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const log = options.log && !extension?.quiet(req) ? options.log : undefined
     const started = log ? performance.now() : 0
-    let url = req.url ?? '/'
-    // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1; keep the path only.
-    if (url.charCodeAt(0) !== 47 /* '/' */) {
-      try {
-        const parsed = new URL(url)
-        url = parsed.pathname + parsed.search
-      } catch {
-        url = '/'
-      }
-    }
+    // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
+    // authority judged like Host.
+    const target = readTarget(req.url ?? '/')
+    const url = target?.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
-    const refused = guard(req, path)
+    const refused = target
+      ? guard(req, path, target.authority)
+      : errorAnswer(
+          400,
+          'bad_request',
+          'the request target must be a path (/api/…) or an absolute http:// URL',
+        )
     if (refused) {
       // The body is not read: the answer closes the connection rather than wait for it.
       res.shouldKeepAlive = false
@@ -202,6 +219,11 @@ export function listen(
       return
     }
     if (extension?.serve(req, res, path)) return
+    const corsHeaders = cors.headersFor(req)
+    if (corsHeaders && cors.isPreflight(req)) {
+      send(res, cors.preflight(req, corsHeaders))
+      return
+    }
     answer(req, url).then(
       (response) => {
         if (response.noAnswer) {
@@ -211,7 +233,7 @@ export function listen(
           if (log) log(`${req.method} ${url} dropped ${(performance.now() - started).toFixed(1)}ms`)
           return
         }
-        send(res, response)
+        send(res, response, corsHeaders)
         extension?.answered(req.method ?? 'GET', url)
         if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
       },

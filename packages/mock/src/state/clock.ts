@@ -44,16 +44,49 @@ export interface Clock {
    * scheduled by another (a retry after a failed attempt) also runs if it falls within the same
    * advance, however long the tasks take in real time. Real time that passed during the advance
    * counts again once it resolves (mock time is real time plus the offset).
+   *
+   * Mock time never passes 9999-12-31T00:00:00Z (timestamps have four-digit years): an advance
+   * that would end later rejects with a `RangeError` before anything moves, and real time passing
+   * leaves mock time standing there.
    */
   advance(ms: number): Promise<ClockState>
   /** Runs `task` once mock time reaches `at`. Returns a function that cancels it. */
   schedule(at: number, task: () => unknown): () => void
   /** Runs every task already due and resolves once they have run. */
   runDue(): Promise<void>
-  /** Sets the offset of mock time over real time (restoring a saved state); mock time never goes back. */
+  /**
+   * Sets the offset of mock time over real time (restoring a saved state); mock time never goes
+   * back, nor past 9999-12-31T00:00:00Z (an offset that would carry it further stops it there).
+   */
   restoreOffset(offsetMs: number): void
   /** Cancels every scheduled task and stops the real-time timer. */
   stop(): void
+}
+
+/**
+ * The latest mock time: 9999-12-31T00:00:00.000Z. Timestamps are written with four-digit years
+ * (ISO 8601 as the API sends them), so the clock stops a day short of year 10000: times the mock
+ * derives from now (a webhook retry up to an hour ahead) and real time passing stay writable.
+ * See docs/spec-decisions.md, "The clock's range".
+ */
+export const LATEST_MOCK_TIME_MS = Date.UTC(9999, 11, 31)
+
+/**
+ * Thrown (as a rejection) by {@link Clock.advance} when the advance would take mock time past
+ * {@link LATEST_MOCK_TIME_MS}; nothing moved. `remainingMs` is the longest advance still possible.
+ */
+export class ClockRangeError extends RangeError {
+  override readonly name = 'ClockRangeError'
+  constructor(
+    /** The advance asked for, in milliseconds. */
+    readonly requestedMs: number,
+    /** The longest advance the clock can still make, in milliseconds. */
+    readonly remainingMs: number,
+  ) {
+    super(
+      `clock.advance: ${requestedMs} ms would take mock time past ${new Date(LATEST_MOCK_TIME_MS).toISOString()}, the latest it can write; it can move ${remainingMs} ms more`,
+    )
+  }
 }
 
 /** Node caps timers at 2^31-1 ms; a later task is re-armed when the timer fires. */
@@ -69,7 +102,8 @@ export function createClock(options: ClockOptions = {}): Clock {
   // Mock time while an advance runs: it stands still there, whatever real time does.
   let frozenAt: number | undefined
 
-  const nowMs = () => frozenAt ?? realNow() + offsetMs
+  // Real time passing never carries mock time out of the range it can write.
+  const nowMs = () => frozenAt ?? Math.min(realNow() + offsetMs, LATEST_MOCK_TIME_MS)
   const state = (): ClockState => ({ now: toTimestampMicros(new Date(nowMs())), offset_ms: offsetMs })
 
   const arm = () => {
@@ -108,6 +142,8 @@ export function createClock(options: ClockOptions = {}): Clock {
   const advanceBy = async (ms: number): Promise<ClockState> => {
     const start = nowMs()
     const target = start + ms
+    // Refused before anything moves: no task runs, the offset stays.
+    if (target > LATEST_MOCK_TIME_MS) throw new ClockRangeError(ms, LATEST_MOCK_TIME_MS - start)
     frozenAt = start
     try {
       await runDueAt(() => frozenAt!)
@@ -168,7 +204,9 @@ export function createClock(options: ClockOptions = {}): Clock {
     runDue,
     restoreOffset(next: number) {
       if (!Number.isFinite(next)) throw new RangeError(`clock.restoreOffset: not a finite number: ${next}`)
-      if (next > offsetMs) offsetMs = next
+      // A saved offset past the clock's range (real time moved on since) puts it at its latest time.
+      const capped = Math.min(next, LATEST_MOCK_TIME_MS - realNow())
+      if (capped > offsetMs) offsetMs = capped
       arm()
     },
     stop() {

@@ -16,7 +16,7 @@
  * so that is the front of the group, and lists and pages (counted from the group) stay consistent.
  */
 import type { DeliveryRow } from './schemas.js'
-import type { Store } from './store.js'
+import { deliveryOwnerKey, type Store } from './store.js'
 
 /** The documented limits (docs/webhooks.md, docs/running-the-mock.md). */
 export const RETENTION_LIMITS = {
@@ -27,11 +27,6 @@ export const RETENTION_LIMITS = {
   /** General webhooks a reseller may have. */
   webhooksPerReseller: 100,
 } as const
-
-/** Group key of a delivery's webhook: the reseller webhook is one per reseller, general ids are unique. */
-export function deliveryOwnerKey(row: Pick<DeliveryRow, 'reseller_id' | 'webhook_id'>): string {
-  return `${row.reseller_id}/${row.webhook_id}`
-}
 
 /** Drops the oldest events of a reseller beyond the limit (inside the caller's transaction). */
 export function pruneEvents(

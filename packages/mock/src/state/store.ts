@@ -11,7 +11,6 @@
  */
 import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
 import type { Clock } from './clock.js'
-import { deliveryOwnerKey } from './retention.js'
 import {
   AccountRow,
   ApiKeyRow,
@@ -103,6 +102,11 @@ export type Tables = ReturnType<typeof createTables>
 /** Primary key of a package row. */
 export function packageKey(resellerId: number, name: string): string {
   return `${resellerId}/${name}`
+}
+
+/** Group key of a delivery's webhook: the reseller webhook is one per reseller, general ids are unique. */
+export function deliveryOwnerKey(row: Pick<DeliveryRow, 'reseller_id' | 'webhook_id'>): string {
+  return `${row.reseller_id}/${row.webhook_id}`
 }
 
 /** Formats microseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */

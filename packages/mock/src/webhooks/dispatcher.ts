@@ -1,9 +1,9 @@
 import { signPayload } from '@reseller-api/sdk/webhooks'
+import { targetProblem, urlProblem } from '../domain/target-policy.js'
 import { type Clock, toTimestampMicros } from '../state/clock.js'
 import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from '../state/random.js'
 import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
-import { targetProblem, urlProblem } from './target-policy.js'
 
 /**
  * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.

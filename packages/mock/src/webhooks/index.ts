@@ -1,8 +1,10 @@
 /**
- * The webhook side of a mock: one dispatcher per {@link MockContext}, fed by the event outbox,
- * reset with the state, reading and writing delivery rows in the store.
+ * The webhook side of a mock: one dispatcher per mock context (`context.dispatcher`), fed by the
+ * event outbox, reset with the state, reading and writing delivery rows in the store.
  */
-import type { MockContext } from '../context.js'
+import type { Clock } from '../state/clock.js'
+import type { EventListener } from '../state/events.js'
+import type { MockRandom } from '../state/random.js'
 import { pruneDeliveries } from '../state/retention.js'
 import type { Store } from '../state/store.js'
 import {
@@ -22,7 +24,15 @@ export interface MockDispatcher extends Dispatcher {
   configure(settings: DispatcherSettings): void
 }
 
-const dispatchers = new WeakMap<MockContext, MockDispatcher>()
+/** What a dispatcher is attached to: the parts of a mock's context it reads and listens to. */
+export interface DispatcherHost {
+  readonly clock: Clock
+  readonly store: Store
+  readonly random: MockRandom
+  readonly insecureWebhooks: boolean
+  onEvent(listener: EventListener): () => void
+  onReset(listener: () => void): () => void
+}
 
 /** The {@link DeliveryStore} view of a mock's store. */
 export function deliveryStoreOf(store: Store): DeliveryStore {
@@ -58,9 +68,9 @@ export function deliveryStoreOf(store: Store): DeliveryStore {
 
 /**
  * Creates the dispatcher of a mock: every committed event is queued for delivery, and a reset
- * re-schedules from the (reset) delivery rows. Call once per context.
+ * re-schedules from the (reset) delivery rows. The context calls it once, when it is created.
  */
-export function attachDispatcher(context: MockContext): MockDispatcher {
+export function attachDispatcher(context: DispatcherHost): MockDispatcher {
   const settings: DispatcherSettings = {}
   let dispatcher = build()
   function build() {
@@ -96,13 +106,5 @@ export function attachDispatcher(context: MockContext): MockDispatcher {
       }
     },
   }
-  dispatchers.set(context, bound)
   return bound
-}
-
-/** The dispatcher of a mock's context. */
-export function dispatcherOf(context: MockContext): MockDispatcher {
-  const dispatcher = dispatchers.get(context)
-  if (!dispatcher) throw new Error('this mock has no webhook dispatcher')
-  return dispatcher
 }

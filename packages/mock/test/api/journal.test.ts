@@ -52,6 +52,11 @@ describe('journal entries', () => {
       error_code: null,
       body,
       fault: null,
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/json', 'x-request-id': answer.headers.get('x-request-id') },
+        body: answer.body,
+      },
     })
     // Mock time (an hour ahead of the wall clock), ISO 8601 UTC.
     expect(entry!.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)

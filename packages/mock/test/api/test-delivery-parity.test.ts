@@ -63,3 +63,29 @@ it('general style: the same created_at format as the mock’s general events', a
   const shape = (t: string) => t.replace(/\d/g, '0')
   expect(shape(test.created_at)).toBe(shape(real.created_at))
 })
+
+it('a test delivery sends the same sample data as mock.emit for the same event, in both styles', async () => {
+  const mock = newMock(undefined, { insecureWebhooks: true })
+  const receiver = await startReceiver()
+  cleanups.push(receiver.close, () => mock.clock.stop())
+  const sent = (n: number) => JSON.parse(receiver.received[n]!.body) as { event: string; data: unknown }
+
+  await call(mock, 'PUT', '/reseller/webhook', { body: { url: receiver.url, secret: 's3cret' } })
+  const resellerTest = await call(mock, 'POST', '/reseller/webhook/test')
+  expect(resellerTest.body.data.delivered).toBe(true)
+  expect(sent(0).event).toBe('hosting.created')
+  const emitted = await mock.emit({ reseller_id: 1, event: 'hosting.created' })
+  expect(sent(0).data).toEqual(emitted.data)
+
+  const hook = await call(mock, 'POST', '/webhooks', {
+    body: { url: receiver.url, events: ['ticket.replied'] },
+  })
+  const generalTest = await call(mock, 'POST', `/webhooks/${hook.body.data.id}/test`, {
+    body: { event: 'ticket.replied' },
+  })
+  expect(generalTest.body.data.status).toBe('success')
+  const last = sent(receiver.received.length - 1)
+  expect(last.event).toBe('ticket.replied')
+  const emittedGeneral = await mock.emit({ reseller_id: 1, style: 'general', event: 'ticket.replied' })
+  expect(last.data).toEqual(emittedGeneral.data)
+})

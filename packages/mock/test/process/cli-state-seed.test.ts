@@ -1,9 +1,9 @@
 /**
  * Through the CLI: the state file records its seed (reset goes back to it after a restart without
- * --seed; another --seed is refused in one line unless --adopt-seed), a start removes the temp files
- * of killed runs, and a torn last record is dropped with one warning line.
+ * --seed; another --seed is refused in one line unless --adopt-seed), a second process on the same
+ * file is refused in one line naming the first, and SIGKILL amid concurrent writes loses nothing.
  */
-import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -53,19 +53,13 @@ async function launch(args: string[]) {
   return { run, call, kill }
 }
 
-/** Waits (bounded) until stderr matches: it travels on its own pipe, after or before stdout. */
-async function stderrMatching(run: { stderr: () => string }, pattern: RegExp) {
-  for (let i = 0; i < 100 && !pattern.test(run.stderr()); i++) await new Promise((r) => setTimeout(r, 20))
-  return run.stderr()
-}
-
 const ticket = { subject: 'Seeded?', message: 'Which seed?', department: 'technical' }
 
 describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
   it('records the seed: a restart without --seed resets to it; another --seed is refused, or adopted', async () => {
     const first = await seedFile('first', 'svc_live_first')
     const second = await seedFile('second', 'svc_live_second')
-    const state = join(dir, 'seeded.json')
+    const state = join(dir, 'seeded.db')
 
     const a = await launch(['--seed', first, '--state', state])
     expect((await a.call('POST', '/api/v1/support/tickets', 'svc_live_first', ticket)).status).toBe(201)
@@ -85,7 +79,7 @@ describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
     expect(refused.code).toBe(1)
     const [line, ...rest] = refused.stderr.trim().split('\n')
     expect(line).toMatch(
-      /state file .*seeded\.json: was created from another seed, not the one given; .*--adopt-seed/,
+      /state file .*seeded\.db: was created from another seed, not the one given; .*--adopt-seed/,
     )
     expect(rest).toEqual(['Run "reseller-mock --help" for the options.'])
 
@@ -103,7 +97,7 @@ describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
   })
 
   it('a file created on the demo seed refuses a --seed too; --adopt-seed needs --seed and --state', async () => {
-    const state = join(dir, 'demo.json')
+    const state = join(dir, 'demo.db')
     const a = await launch(['--state', state])
     await a.kill()
     const refused = await runCli([
@@ -121,42 +115,47 @@ describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
     expect(lonely.stderr).toMatch(/--adopt-seed needs both --seed and --state/)
   })
 
-  it('a start removes temp files of its state file left by killed runs, and only those', async () => {
-    const state = join(dir, 'temps.json')
-    const dead = 2 ** 22 + 4321
-    const stale = [`.temps.json.${dead}.0a0b0c0d.tmp`, `.temps.json.${dead + 1}.ffffffff.tmp`]
-    const foreign = `.other.json.${dead}.0a0b0c0d.tmp`
-    for (const name of [...stale, foreign]) await writeFile(join(dir, name), 'x'.repeat(1000))
-    const a = await launch(['--state', state])
-    expect(await stderrMatching(a.run, /removed/)).toMatch(
-      /removed 2 temp file\(s\) of .*temps\.json left by a killed run/,
-    )
-    const left = await readdir(dir)
-    for (const name of stale) expect(left).not.toContain(name)
-    expect(left).toContain(foreign)
-  })
-
-  it('a record torn by a kill is dropped with one warning line; every acknowledged change is kept', async () => {
-    const state = join(dir, 'torn-state.json')
-    const key = 'svc_live_torn'
-    const seed = await seedFile('torn', key)
-    const a = await launch(['--seed', seed, '--state', state])
-    for (let i = 0; i < 3; i++)
-      expect((await a.call('POST', '/api/v1/support/tickets', key, ticket)).status).toBe(201)
-    await a.kill()
-    // What a kill in the middle of an append leaves: the start of a record, no end.
-    await appendFile(state, '1234 5678 {"tables":{"tickets":{"put":[{"id":')
-    const b = await launch(['--state', state])
-    expect((await stderrMatching(b.run, /dropped/)).trim().split('\n')).toEqual([
+  it('a second process on the same file is refused in one line naming the first; the file is untouched', async () => {
+    const state = join(dir, 'held.db')
+    const key = 'svc_live_held'
+    const seed = await seedFile('held', key)
+    const holder = await launch(['--seed', seed, '--state', state])
+    expect((await holder.call('POST', '/api/v1/support/tickets', key, ticket)).status).toBe(201)
+    const before = await readFile(state)
+    const second = await runCli(['--port', '0', '--seed', seed, '--state', state])
+    expect(second.code).toBe(1)
+    expect(second.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /torn-state\.json: its last record is cut short \(\d+ bytes without an end\); dropped it/,
+        new RegExp(
+          `state file .*held\\.db: is in use by process ${holder.run.child.pid} \\(since .*\\); stop it first`,
+        ),
       ),
     ])
-    expect((await b.call('GET', '/api/v1/support/tickets', key)).body.meta.total).toBe(3)
+    expect((await readFile(state)).equals(before)).toBe(true)
+    // The first one goes on serving and writing.
+    expect((await holder.call('POST', '/api/v1/support/tickets', key, ticket)).status).toBe(201)
+    await holder.kill()
+    // Killed: the lock goes with the process, and the next start takes it.
+    const next = await launch(['--seed', seed, '--state', state])
+    expect((await next.call('GET', '/api/v1/support/tickets', key)).body.meta.total).toBe(2)
+  })
+
+  it('a JSON state file of earlier releases is refused in one line saying what it is', async () => {
+    const state = join(dir, 'old.json')
+    const content = `${JSON.stringify({ format: 'reseller-mock-state', version: 2, saved_at: 'x', seed: null, state: {} })}\n`
+    await writeFile(state, content)
+    const refused = await runCli(['--port', '0', '--state', state])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /old\.json: is a state file in the JSON-lines format of earlier releases.*move it away/,
+      ),
+    ])
+    expect(await readFile(state, 'utf8')).toBe(content)
   })
 
   it('SIGKILL in the middle of concurrent writes, three times over: every acknowledged ticket is there', async () => {
-    const state = join(dir, 'kill-loop.json')
+    const state = join(dir, 'kill-loop.db')
     const key = 'svc_live_kill'
     const seed = await seedFile('kill', key)
     const acknowledged: string[] = []

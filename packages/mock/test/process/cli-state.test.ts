@@ -71,7 +71,7 @@ describe('--state FILE survives SIGKILL', { timeout: 60_000 }, () => {
     const receiver = await startReceiver(() => 500)
     cleanups.push(() => receiver.close())
     const seed = await writeSeed(receiver.url)
-    const state = join(dir, 'state-a.json')
+    const state = join(dir, 'state-a.db')
     const args = ['--port', '0', '--quiet', '--insecure-webhooks', '--seed', seed, '--state', state]
 
     const first = await launch(args)
@@ -98,8 +98,9 @@ describe('--state FILE survives SIGKILL', { timeout: 60_000 }, () => {
     expect(moved.body.data.offset_ms).toBeGreaterThanOrEqual(30_000)
     expect(receiver.received).toHaveLength(3)
     await kill9(first.run)
-    // Only the state file is left in the directory: no temp file from an interrupted write.
-    expect((await readdir(dir)).filter((f) => f.includes('state-a'))).toEqual(['state-a.json'])
+    // Only the database, its WAL and the holder file are left: nothing else to clean up.
+    const files = (await readdir(dir)).filter((f) => f.includes('state-a'))
+    expect(files.sort()).toEqual(['state-a.db', 'state-a.db-lock', 'state-a.db-wal'])
 
     const second = await launch(args)
     await waitForLine(second.run, new RegExp(`state +${state} \\(loaded\\)`))
@@ -143,7 +144,7 @@ describe('--state FILE survives SIGKILL', { timeout: 60_000 }, () => {
     const receiver = await startReceiver((n) => (n === 1 ? 'hang' : 204))
     cleanups.push(() => receiver.close())
     const seed = await writeSeed(receiver.url)
-    const state = join(dir, 'state-b.json')
+    const state = join(dir, 'state-b.db')
     const args = ['--port', '0', '--quiet', '--insecure-webhooks', '--seed', seed, '--state', state]
 
     const first = await launch(args)
@@ -176,7 +177,7 @@ describe('--state FILE survives SIGKILL', { timeout: 60_000 }, () => {
     const receiver = await startReceiver()
     cleanups.push(() => receiver.close())
     const seed = await writeSeed(receiver.url)
-    const state = join(dir, 'state-c.json')
+    const state = join(dir, 'state-c.db')
     const args = ['--port', '0', '--quiet', '--insecure-webhooks', '--seed', seed, '--state', state]
     const first = await launch(args)
     await first.call('POST', '/api/v1/support/tickets', ticket('gone after reset'))

@@ -39,7 +39,8 @@ async function bundle(options: { platform: 'browser' | 'neutral'; conditions?: s
 const NODE_IMPORT =
   /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](?:node:[\w/]+|http|https|net|fs|dns|url)["']/
 
-describe('bundling @reseller-api/mock', () => {
+// esbuild bundles the whole package per test: seconds on a loaded machine, not the default 5.
+describe('bundling @reseller-api/mock', { timeout: 30_000 }, () => {
   it('for the browser (esbuild, platform browser): succeeds, no node: or http import', async () => {
     const { code, inputs } = await bundle({ platform: 'browser' })
     expect(inputs.some((input) => input.includes('packages/mock/dist/index.js'))).toBe(true)

@@ -1,9 +1,9 @@
 // The core handler, mock.fetch and the route table, below the HTTP API.
 import { describe, expect, test, vi } from 'vitest'
 import { createContext } from '../../src/context.js'
+import { ApiError } from '../../src/errors.js'
 import { createMockApi } from '../../src/index.js'
 import { createHandle } from '../../src/routing/core.js'
-import { ApiError } from '../../src/routing/errors.js'
 import { jsonAnswer } from '../../src/routing/reply.js'
 import { route } from '../../src/routing/route.js'
 import { compileRoutes } from '../../src/routing/router.js'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { addressProblem } from '../../src/domain/target-policy.js'
 import { createGuardedFetch, publicFetch } from '../../src/server/public-fetch.js'
 import { attemptDelivery } from '../../src/webhooks/attempt.js'
-import { addressProblem } from '../../src/webhooks/target-policy.js'
 import { startReceiver } from '../helpers/webhooks.js'
 
 const cleanups: (() => Promise<void>)[] = []

@@ -1,17 +1,17 @@
 // Retention (issue 13, point 4): the events outbox, the delivery history and the number of general
 // webhooks are bounded by the documented limits; pages stay consistent after pruning.
 import { describe, expect, it } from 'vitest'
-import { internalsOf } from '../../src/internal.js'
+import { assembleMock } from '../../src/mock-api.js'
 import { RETENTION_LIMITS } from '../../src/state/retention.js'
-import { call, expectError, KEYS, newMock, state } from '../helpers/mock.js'
+import { call, expectError, KEYS, newMock, state, testSeed } from '../helpers/mock.js'
 
 const { eventsPerReseller, deliveriesPerWebhook, webhooksPerReseller } = RETENTION_LIMITS
 
 /** A mock whose deliveries are answered by `answer` (no network). */
 function mockWithReceiver(answer: (n: number) => number) {
-  const mock = newMock(undefined, { insecureWebhooks: true })
+  const { mock, context } = assembleMock({ seed: testSeed(), insecureWebhooks: true })
   let n = 0
-  internalsOf(mock).dispatcher.configure({
+  context.dispatcher.configure({
     fetch: async () => new Response(null, { status: answer(++n) }),
   })
   return mock

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressProblem, hostProblem, targetProblem } from '../../src/webhooks/target-policy.js'
+import { addressProblem, hostProblem, targetProblem } from '../../src/domain/target-policy.js'
 
 describe('webhook target policy', () => {
   it('refuses every address form the issue listed', () => {

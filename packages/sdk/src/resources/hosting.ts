@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js'
-import { endpoint, type RequestOptions, type Transport } from '../core/request.js'
+import { endpoint } from '../core/endpoint.js'
+import type { RequestOptions, Transport } from '../core/transport.js'
 import { Id } from '../schemas/common.js'
 import {
   CpanelUsername,

@@ -1,5 +1,6 @@
+import { listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
-import { listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { RequestOptions, Transport } from '../core/transport.js'
 import type { PageParams } from '../schemas/common.js'
 import { Service } from '../schemas/services.js'
 

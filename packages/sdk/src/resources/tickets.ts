@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js'
+import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
-import { endpoint, listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { RequestOptions, Transport } from '../core/transport.js'
 import { type PageParams, Uuid } from '../schemas/common.js'
 import {
   Ticket,

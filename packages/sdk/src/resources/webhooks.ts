@@ -1,7 +1,8 @@
 import * as z from 'zod/mini'
 import type { APIPromise } from '../core/api-promise.js'
+import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
-import { endpoint, listEndpoint, type RequestOptions, type Transport } from '../core/request.js'
+import type { RequestOptions, Transport } from '../core/transport.js'
 import type { PageParams } from '../schemas/common.js'
 import {
   Delivery,

@@ -3,7 +3,9 @@
 // small (zod's object, union and format machinery alone would cost it ~8 kB gzip). The zod schemas
 // in `events.ts` build on the same names and patterns, and additionally type each event's `data`.
 
-import type { FieldErrors } from './common.js'
+// `common.ts` builds its timestamp schemas on the patterns below, so this module imports nothing
+// from it: failing fields are a plain record (the shape of `FieldErrors`).
+type FieldErrors = Record<string, string[]>
 
 /** Reseller-style event names (spec §6.1). */
 export const RESELLER_EVENTS = [

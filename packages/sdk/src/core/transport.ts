@@ -1,13 +1,14 @@
 /**
- * The request layer: the only caller of ky. It checks path parameters, query and body before
+ * The transport: the only caller of ky. It checks path parameters, query and body before
  * sending, runs the retry policy, turns failures into the SDK's error classes and validates every
  * 2xx body against its schema.
  */
 import { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky'
-import * as z from 'zod/mini'
-import { envelope, type FieldErrors, type PageMeta, PageParams, pageEnvelope } from '../schemas/common.js'
+import type * as z from 'zod/mini'
+import { type FieldErrors, PageParams } from '../schemas/common.js'
 import { validate } from '../schemas/issues.js'
 import { APIPromise, type WithResponse } from './api-promise.js'
+import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import {
   ApiError,
   ConnectionError,
@@ -20,9 +21,6 @@ import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
 import { Page, PagePromise } from './pagination.js'
 import { buildPath } from './path.js'
 import { parseRetryAfter, retryDelay, shouldRetry, sleep } from './retry.js'
-
-/** HTTP methods the API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * A `fetch` function: the global one, a framework's, or a mock's (`mock.fetch`). The client always
@@ -40,63 +38,6 @@ export interface RequestOptions {
   maxRetries?: number
   /** Extra headers for this call. `Authorization` cannot be set here. */
   headers?: Record<string, string>
-}
-
-type ParamShape = Record<string, z.ZodMiniType<string | number>>
-
-/** @internal One endpoint returning one resource: how to call it and how to read its answer. */
-export interface Endpoint<T> {
-  readonly kind: 'one'
-  readonly method: HttpMethod
-  readonly path: string
-  readonly params: z.ZodMiniType<Record<string, string | number>> | undefined
-  readonly body: z.ZodMiniType | undefined
-  readonly envelope: z.ZodMiniType<{ data: T }>
-}
-
-/** @internal One endpoint returning a paginated list (always GET). */
-export interface ListEndpoint<T> {
-  readonly kind: 'list'
-  readonly method: 'GET'
-  readonly path: string
-  readonly params: z.ZodMiniType<Record<string, string | number>> | undefined
-  readonly body: undefined
-  readonly envelope: z.ZodMiniType<{ data: T[]; meta: PageMeta }>
-}
-
-/**
- * @internal Declares an endpoint returning one resource: method, path template with `{name}`
- * placeholders, the schema of each path parameter, of the body, and of the answer's `data`.
- */
-export function endpoint<R extends z.ZodMiniType>(
-  method: HttpMethod,
-  path: string,
-  spec: { params?: ParamShape; body?: z.ZodMiniType; data: R },
-): Endpoint<z.output<R>> {
-  return {
-    kind: 'one',
-    method,
-    path,
-    params: spec.params && z.object(spec.params),
-    body: spec.body,
-    // zod's types are invariant (`check` takes the output): widen once, here, where it is known to hold.
-    envelope: envelope(spec.data) as unknown as z.ZodMiniType<{ data: z.output<R> }>,
-  }
-}
-
-/** @internal Declares a paginated list endpoint by the schema of one item. */
-export function listEndpoint<R extends z.ZodMiniType>(
-  path: string,
-  spec: { params?: ParamShape; item: R },
-): ListEndpoint<z.output<R>> {
-  return {
-    kind: 'list',
-    method: 'GET',
-    path,
-    params: spec.params && z.object(spec.params),
-    body: undefined,
-    envelope: pageEnvelope(spec.item) as unknown as z.ZodMiniType<{ data: z.output<R>[]; meta: PageMeta }>,
-  }
 }
 
 /** @internal What a method passes to the request layer. */

@@ -1,6 +1,7 @@
 /**
- * The delivery side's routes: the two test endpoints (spec §4.4, §4.5), and the delivery history
- * (the clock's endpoints are in `handlers/clock.ts`).
+ * The delivery routes: the two test endpoints (spec §4.4, §4.5), the delivery history, and the
+ * inspector's delivery list and "redeliver now". Deliveries themselves are the dispatcher's
+ * (`context.dispatcher`, src/webhooks/).
  */
 import {
   Delivery,
@@ -9,17 +10,16 @@ import {
   ResellerWebhookTestResult,
   WebhookTestBody,
 } from '@reseller-api/sdk/schemas'
-import { signPayload } from '@reseller-api/sdk/webhooks'
+import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import { findWebhook } from '../domain/webhooks.js'
-import { errors } from '../routing/errors.js'
+import { errors } from '../errors.js'
 import { data, page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { withUtcOffset } from '../state/clock.js'
 import { DeliveryRow } from '../state/schemas.js'
-import { RESELLER_WEBHOOK_ID } from './dispatcher.js'
-import { dispatcherOf } from './index.js'
+import { RESELLER_WEBHOOK_ID } from '../webhooks/dispatcher.js'
 
 const deliveryJson = serializer<DeliveryRow>(Delivery)
 
@@ -45,28 +45,6 @@ async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.
   }
 }
 
-const FICTITIOUS_UUID = '00000000-0000-4000-8000-000000000000'
-
-/** Sample `data` of a test delivery: the shape the SDK's schemas expect for that event name. */
-function sampleData(event: string, webhookId: string): Record<string, unknown> {
-  switch (event) {
-    case 'ticket.created':
-      return {
-        ticket_id: FICTITIOUS_UUID,
-        subject: 'Test ticket',
-        department: 'technical',
-        priority: 'normal',
-        status: 'open',
-      }
-    case 'ticket.replied':
-      return { ticket_id: FICTITIOUS_UUID, message_id: 1, message: 'Test reply', status: 'in_progress' }
-    case 'test':
-      return { webhook_id: webhookId, message: 'This is a test event sent by POST /webhooks/{id}/test.' }
-    default:
-      return { test: true }
-  }
-}
-
 export const deliveryRoutes: Route[] = [
   route(
     'POST',
@@ -80,14 +58,15 @@ export const deliveryRoutes: Route[] = [
           'reseller webhook (none is configured: set one with PUT /api/v1/reseller/webhook)',
         )
       }
-      // A fictitious event, marked as simulated: `sandbox: true`, as sandbox events always are.
+      // A fictitious event with the SDK's sample data (as `mock.emit` sends it), marked as
+      // simulated: `sandbox: true`, as sandbox events always are.
       const payload = ResellerEvent.parse({
         event: 'hosting.created',
         sandbox: true,
         timestamp: store.timestamp(),
-        data: { client_id: 1, domain: 'webhook-test.example.com', username: 'webhook', whm_package: 'test' },
+        data: sampleEventData('reseller', 'hosting.created'),
       })
-      const result = await dispatcherOf(call.mock).sendOnce(config, payload.event, payload)
+      const result = await call.mock.dispatcher.sendOnce(config, payload.event, payload)
       return data(ResellerWebhookTestResult, {
         url: config.url,
         status_code: result.httpStatus,
@@ -109,9 +88,9 @@ export const deliveryRoutes: Route[] = [
       const payload = GeneralEvent.parse({
         event,
         created_at: withUtcOffset(call.mock.store.timestamp()),
-        data: sampleData(event, webhook.id),
+        data: sampleEventData('general', event),
       })
-      const record = await dispatcherOf(call.mock).deliverNow(webhook.reseller_id, webhook.id, event, payload)
+      const record = await call.mock.dispatcher.deliverNow(webhook.reseller_id, webhook.id, event, payload)
       return data(Delivery, record)
     },
     { transaction: false },
@@ -143,7 +122,7 @@ export const deliveryRoutes: Route[] = [
     { auth: 'none' },
     async (call) => {
       const id = call.params.delivery_id!
-      const record = await dispatcherOf(call.mock).redeliver(id)
+      const record = await call.mock.dispatcher.redeliver(id)
       if (!record) throw errors.notFound(`delivery ${id}`)
       return data(DeliveryView, await viewOf(call.mock.store, record), 201)
     },

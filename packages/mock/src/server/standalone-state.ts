@@ -1,0 +1,100 @@
+/**
+ * The two decisions a standalone start makes about a saved state: which seed to start from and
+ * record (the `seed` option against the one the state file recorded, `--adopt-seed`), and whether
+ * the saved state is one the mock can run on (the checks of a snapshot, times in range).
+ */
+import type { SeedInput } from '../seed/schema.js'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Store } from '../state/store.js'
+import type { SavedState } from './state-db.js'
+import { StateFileError } from './state-path.js'
+
+/** Latest instant the mock can write: 9999-12-31T23:59:59.999Z. */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/** JSON with object keys sorted: two seeds are the same when their canonical forms are. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  )
+}
+
+/** The seed a standalone mock starts from, and what its state file records. */
+export interface SeedChoice {
+  /** The seed to load now (no saved state), or to read when a reset needs it (a saved state). */
+  seed: () => SeedInput | undefined
+  /** The recorded seed as JSON; `null` for the demo seed. */
+  recordJson: string
+  from: 'option' | 'state file' | 'demo'
+  /** The file's recorded seed must be replaced with {@link recordJson} (`--adopt-seed`). */
+  adopted: boolean
+}
+
+/**
+ * Chooses the seed from the `seed` option and the one `recordedJson` of a saved state: a file's
+ * recorded seed wins when no seed is given; a different one is refused unless adopted.
+ */
+export function chooseSeed(
+  given: SeedInput | undefined,
+  recordedJson: string | undefined,
+  adoptSeed: boolean,
+  path: string,
+): SeedChoice {
+  if (given === undefined) {
+    if (recordedJson === undefined || recordedJson === 'null')
+      return { seed: () => undefined, recordJson: 'null', from: 'demo', adopted: false }
+    // Parsed only when a reset needs it: a large recorded seed costs a restart nothing.
+    return {
+      seed: () => JSON.parse(recordedJson),
+      recordJson: recordedJson,
+      from: 'state file',
+      adopted: false,
+    }
+  }
+  const givenJson = JSON.stringify(given)
+  // Same text: the same seed, at the cost of one stringify. Else the same keys in another order
+  // may still be the same seed: only then are both put in canonical form (a large seed costs seconds).
+  const same =
+    recordedJson === undefined ||
+    recordedJson === givenJson ||
+    (recordedJson !== 'null' && canonicalJson(JSON.parse(recordedJson)) === canonicalJson(given))
+  if (!same && !adoptSeed) {
+    throw new StateFileError(
+      path,
+      `was created from ${recordedJson === 'null' ? 'the built-in demo seed' : 'another seed'}, not the one given; start without --seed to use the recorded seed, or add --adopt-seed to keep the state and make reset go to the new seed`,
+      { usage: true },
+    )
+  }
+  return { seed: () => given, recordJson: givenJson, from: 'option', adopted: !same }
+}
+
+/**
+ * Puts a saved state into `store`: every row checked by its table's schema and keys, the counters,
+ * the last timestamp and the clock inside the range the mock writes. Throws a one-line
+ * {@link StateFileError} naming what is wrong; the store is unchanged then.
+ */
+export function restoreSaved(store: Store, saved: SavedState, path: string): void {
+  const fail = (problem: string, cause?: unknown): never => {
+    throw new StateFileError(path, `does not hold a valid mock state (${problem})`, { cause })
+  }
+  if (!Number.isSafeInteger(saved.last_micros) || saved.last_micros < 0 || saved.last_micros > LAST_MS * 1000)
+    fail('last_micros is outside the years 1970-9999')
+  const now = Date.now() + saved.clock_offset_ms
+  if (!Number.isFinite(saved.clock_offset_ms) || now < 0 || now > LAST_MS)
+    fail('clock_offset_ms puts the clock outside the years 1970-9999')
+  for (const name of Object.keys(saved.tables))
+    if (!Object.hasOwn(store.tables, name)) fail(`rows of an unknown table "${name}"`)
+  try {
+    store.restore({
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      tables: saved.tables,
+      counters: saved.counters,
+      last_micros: saved.last_micros,
+      clock_offset_ms: saved.clock_offset_ms,
+    })
+  } catch (error) {
+    fail((error as Error).message, error)
+  }
+}

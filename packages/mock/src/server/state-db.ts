@@ -1,0 +1,361 @@
+/**
+ * The state database: SQLite (`node:sqlite`) as the durable copy of one mock's store.
+ *
+ *     meta(name, value)      format, seed (JSON), counters (JSON), last_micros, clock_offset_ms
+ *     rows(tbl, key, json)   one row per stored record, rowid order = the table's insertion order
+ *
+ * WAL with `synchronous=FULL` (a commit is on disk before it returns), `locking_mode=EXCLUSIVE`
+ * (one process per file: the lock is taken at open and held until close), `application_id` and
+ * `user_version` to tell our files from others, `quick_check` at open. See
+ * `docs/running-the-mock.md`, "State file", and `ARCHITECTURE.md`, "Persistence".
+ */
+import { closeSync, openSync } from 'node:fs'
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { StoreChange } from '../state/changes.js'
+import type { Key } from '../state/table.js'
+import {
+  describeHolder,
+  removeHolder,
+  StateFileError,
+  type StateFileKind,
+  writeHolder,
+} from './state-path.js'
+
+/** `PRAGMA application_id` of a state database: "RMST". */
+export const STATE_APPLICATION_ID = 0x524d5354
+/** `PRAGMA user_version`: the layout of the tables above. */
+export const STATE_SCHEMA_VERSION = 1
+/** `meta.format`, for a reader who opens the file with the `sqlite3` shell. */
+export const STATE_FORMAT = 'reseller-mock-state'
+
+/** SQLite's primary result codes this module tells apart. */
+const SQLITE_BUSY = 5
+const SQLITE_READONLY = 8
+const SQLITE_CORRUPT = 11
+const SQLITE_CANTOPEN = 14
+const SQLITE_NOTADB = 26
+
+/** What a state database holds, as read at start (rows parsed, not yet validated). */
+export interface SavedState {
+  /** The recorded seed as JSON (`null`: the built-in demo seed); parsed only when needed. */
+  seedJson: string
+  tables: Record<string, unknown[]>
+  counters: unknown
+  last_micros: number
+  clock_offset_ms: number
+}
+
+/** Finds the primary key of a row of a table (the store's tables know it). */
+export type KeyOf = (table: string, row: object) => Key
+
+/**
+ * One committed transaction of the store, serialized when it committed (the store's rows are live
+ * objects: a change waiting for a retry must not see later writes).
+ */
+export interface SerializedChange {
+  /** Per table: `[key, json]` of the rows written (in the order they came), the keys deleted. */
+  tables: Record<string, { put: [string, string][]; del: string[] }>
+  counters: Record<string, number>
+  last_micros: number
+  clock_offset_ms: number
+}
+
+/** Serializes a change of `store.onCommit` at once. */
+export function serializeChange(change: StoreChange, keyOf: KeyOf): SerializedChange {
+  const tables: SerializedChange['tables'] = {}
+  for (const [name, { put, del }] of Object.entries(change.tables)) {
+    tables[name] = {
+      put: (put ?? []).map((row) => [String(keyOf(name, row)), JSON.stringify(row)]),
+      del: (del ?? []).map(String),
+    }
+  }
+  return {
+    tables,
+    counters: { ...change.counters },
+    last_micros: change.last_micros,
+    clock_offset_ms: change.clock_offset_ms,
+  }
+}
+
+/** The whole state to write at once: a new file, a reset, an adopted seed. */
+export interface WholeState {
+  tables: Record<string, Iterable<object>>
+  counters: Record<string, number>
+  last_micros: number
+  clock_offset_ms: number
+}
+
+let sqlite: typeof import('node:sqlite') | undefined
+
+/**
+ * `node:sqlite`, loaded on first use: only a mock with a state file needs it. Node 22 still marks it
+ * experimental and warns once on load; that warning is not the mock's output, so it is left out.
+ */
+function loadSqlite(): typeof import('node:sqlite') {
+  if (sqlite) return sqlite
+  const emitWarning = process.emitWarning
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message
+    if (!/SQLite/i.test(text)) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
+  }) as typeof process.emitWarning
+  try {
+    sqlite = process.getBuiltinModule('node:sqlite')
+  } finally {
+    process.emitWarning = emitWarning
+  }
+  return sqlite
+}
+
+function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown }).errcode
+  return typeof code === 'number' ? code & 0xff : undefined
+}
+
+/** An open, locked state database. */
+export class StateDatabase {
+  readonly #db: DatabaseSync
+  readonly #upsert: StatementSync
+  readonly #delete: StatementSync
+  readonly #setMeta: StatementSync
+  #closed = false
+
+  private constructor(
+    readonly path: string,
+    db: DatabaseSync,
+    /** Created by this open (no state in it yet). */
+    readonly isNew: boolean,
+  ) {
+    this.#db = db
+    this.#upsert = db.prepare(
+      'INSERT INTO rows(tbl, key, json) VALUES (?, ?, ?) ON CONFLICT(tbl, key) DO UPDATE SET json = excluded.json',
+    )
+    this.#delete = db.prepare('DELETE FROM rows WHERE tbl = ? AND key = ?')
+    this.#setMeta = db.prepare(
+      'INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+    )
+  }
+
+  /**
+   * Opens (or creates) the database at `path` (resolved, of the `kind` {@link sniffStateFile}
+   * found), takes its lock and checks it; throws a one-line {@link StateFileError} when another
+   * process holds it, or when it is not a sound state database of this mock (then nothing was written).
+   */
+  static open(path: string, kind: StateFileKind): StateDatabase {
+    if (kind === 'missing') createPrivateFile(path)
+    let db: DatabaseSync
+    try {
+      db = new (loadSqlite().DatabaseSync)(path)
+    } catch (error) {
+      throw openError(path, error)
+    }
+    try {
+      // Before the first access: the lock is then held from the first transaction to `close()`, and
+      // WAL needs no shared-memory file (no other process may read it anyway).
+      db.exec('PRAGMA locking_mode = EXCLUSIVE')
+      try {
+        db.exec('BEGIN EXCLUSIVE')
+        db.exec('COMMIT')
+      } catch (error) {
+        if (sqliteCode(error) === SQLITE_BUSY) {
+          throw new StateFileError(
+            path,
+            `is in use by ${describeHolder(path)}; stop it first, or give --state another file`,
+            { cause: error },
+          )
+        }
+        throw error
+      }
+      const isNew = checkIdentity(path, db)
+      db.exec('PRAGMA journal_mode = WAL')
+      db.exec('PRAGMA synchronous = FULL')
+      if (isNew) createSchema(db)
+      writeHolder(path)
+      return new StateDatabase(path, db, isNew)
+    } catch (error) {
+      db.close()
+      if (error instanceof StateFileError) throw error
+      throw openError(path, error)
+    }
+  }
+
+  /** Reads the whole saved state (rows parsed as JSON; the store validates them). */
+  read(): SavedState {
+    const meta = new Map<string, string>()
+    for (const { name, value } of this.#db.prepare('SELECT name, value FROM meta').all())
+      meta.set(name as string, value as string)
+    const fail = (problem: string): never => {
+      throw new StateFileError(this.path, `does not hold a valid mock state (${problem})`)
+    }
+    if (meta.get('format') !== STATE_FORMAT) fail(`meta.format is not "${STATE_FORMAT}"`)
+    const number = (name: string) => {
+      const value = Number(meta.get(name))
+      if (meta.get(name) === undefined || !Number.isFinite(value)) fail(`meta.${name} is not a number`)
+      return value
+    }
+    const seedJson = meta.get('seed') ?? fail('no recorded seed')
+    let counters: unknown
+    try {
+      counters = JSON.parse(meta.get('counters') ?? fail('no counters'))
+    } catch {
+      fail('meta.counters is not JSON')
+    }
+    const tables: Record<string, unknown[]> = {}
+    for (const { rowid, tbl, json } of this.#db
+      .prepare('SELECT rowid, tbl, json FROM rows ORDER BY rowid')
+      .iterate()) {
+      let rows = tables[tbl as string]
+      if (!rows) {
+        rows = []
+        tables[tbl as string] = rows
+      }
+      try {
+        rows.push(JSON.parse(json as string))
+      } catch {
+        fail(`the row ${String(tbl)} at rowid ${String(rowid)} is not JSON`)
+      }
+    }
+    return {
+      seedJson,
+      tables,
+      counters,
+      last_micros: number('last_micros'),
+      clock_offset_ms: number('clock_offset_ms'),
+    }
+  }
+
+  /** Replaces everything stored with `state` and records `seedJson`, in one transaction. */
+  writeAll(state: WholeState, seedJson: string, keyOf: KeyOf): void {
+    this.#transaction(() => {
+      this.#db.exec('DELETE FROM rows')
+      for (const [name, rows] of Object.entries(state.tables)) {
+        for (const row of rows) this.#upsert.run(name, String(keyOf(name, row)), JSON.stringify(row))
+      }
+      this.#setMeta.run('format', STATE_FORMAT)
+      this.#setMeta.run('seed', seedJson)
+      this.#writeCounters(state)
+    })
+  }
+
+  /** Writes one committed transaction of the store as one SQLite transaction. */
+  writeChange(change: SerializedChange): void {
+    this.#transaction(() => {
+      for (const [name, { put, del }] of Object.entries(change.tables)) {
+        // Deletes first: a key deleted and inserted again gets a new rowid, at the end, as live.
+        for (const key of del) this.#delete.run(name, key)
+        for (const [key, json] of put) this.#upsert.run(name, key, json)
+      }
+      this.#writeCounters(change)
+    })
+  }
+
+  /** Records the clock's offset (an advance that changed no row). */
+  writeClock(offsetMs: number): void {
+    this.#transaction(() => this.#setMeta.run('clock_offset_ms', String(offsetMs)))
+  }
+
+  /** Records the seed `reset` returns to (`--adopt-seed`). */
+  writeSeed(seedJson: string): void {
+    this.#transaction(() => this.#setMeta.run('seed', seedJson))
+  }
+
+  /** Checkpoints the WAL into the file, releases the lock and removes the holder file. */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    try {
+      this.#db.close()
+    } finally {
+      removeHolder(this.path)
+    }
+  }
+
+  #writeCounters(state: Pick<WholeState, 'counters' | 'last_micros' | 'clock_offset_ms'>): void {
+    this.#setMeta.run('counters', JSON.stringify(state.counters))
+    this.#setMeta.run('last_micros', String(state.last_micros))
+    this.#setMeta.run('clock_offset_ms', String(state.clock_offset_ms))
+  }
+
+  #transaction(write: () => void): void {
+    if (this.#closed) throw new Error(`the state file ${this.path} is closed`)
+    this.#db.exec('BEGIN')
+    try {
+      write()
+      this.#db.exec('COMMIT')
+    } catch (error) {
+      // A failed COMMIT (a full disk) may have rolled back already.
+      try {
+        this.#db.exec('ROLLBACK')
+      } catch {
+        // Nothing left to roll back.
+      }
+      throw error
+    }
+  }
+}
+
+/** A new state file is private: it holds every key and webhook secret. SQLite's -wal file copies its mode. */
+function createPrivateFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return
+    throw new StateFileError(path, `cannot be created (${(error as Error).message})`, {
+      cause: error,
+      untouched: false,
+    })
+  }
+}
+
+/**
+ * Checks that the locked database is empty (a new file: returns true) or a sound state database of
+ * this mock; throws otherwise. Reads only.
+ */
+function checkIdentity(path: string, db: DatabaseSync): boolean {
+  const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]
+  const applicationId = pragma('application_id')
+  const objects = db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()?.n
+  if (applicationId === 0 && objects === 0) return true
+  if (applicationId !== STATE_APPLICATION_ID) {
+    throw new StateFileError(
+      path,
+      'is an SQLite database of another application, not a state file of this mock',
+    )
+  }
+  const version = pragma('user_version')
+  if (version !== STATE_SCHEMA_VERSION) {
+    throw new StateFileError(
+      path,
+      `has state layout ${String(version)}; this mock reads layout ${STATE_SCHEMA_VERSION} (a newer release wrote it?)`,
+    )
+  }
+  const problems = db
+    .prepare('PRAGMA quick_check')
+    .all()
+    .flatMap((row) => String(Object.values(row)[0]).split('\n'))
+    .filter((line) => line !== '' && !line.startsWith('***'))
+  if (problems.length !== 1 || problems[0] !== 'ok') {
+    throw new StateFileError(path, `fails SQLite's integrity check (${problems.slice(0, 3).join('; ')})`)
+  }
+  // Tables but no state: a first start that stopped before its first write.
+  return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
+}
+
+function createSchema(db: DatabaseSync): void {
+  db.exec(`BEGIN;
+    PRAGMA application_id = ${STATE_APPLICATION_ID};
+    PRAGMA user_version = ${STATE_SCHEMA_VERSION};
+    CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, key TEXT NOT NULL, json TEXT NOT NULL, UNIQUE (tbl, key));
+    COMMIT;`)
+}
+
+/** An SQLite error at open, as one line. */
+function openError(path: string, error: unknown): StateFileError {
+  const code = sqliteCode(error)
+  const reason = (error as Error).message
+  if (code === SQLITE_NOTADB || code === SQLITE_CORRUPT)
+    return new StateFileError(path, `is damaged or not an SQLite database (${reason})`, { cause: error })
+  if (code === SQLITE_CANTOPEN || code === SQLITE_READONLY)
+    return new StateFileError(path, `cannot be opened for writing (${reason})`, { cause: error })
+  return new StateFileError(path, `cannot be used (${reason})`, { cause: error })
+}

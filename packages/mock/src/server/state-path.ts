@@ -1,0 +1,149 @@
+/**
+ * What `--state FILE` names, before SQLite opens it: symbolic links resolved (the database and its
+ * `-wal` file live beside the target, which keeps receiving every change), files of another kind
+ * told apart by their first bytes, and the holder file that names the process holding the lock.
+ * See `docs/running-the-mock.md`, "State file".
+ */
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { hostname } from 'node:os'
+
+/** A state file that cannot be used: the message is one line that names the file and what to do. */
+export class StateFileError extends Error {
+  override readonly name = 'StateFileError'
+  /** Caused by the command line (another seed without --adopt-seed) rather than by the file. */
+  readonly usage: boolean
+  constructor(
+    readonly path: string,
+    problem: string,
+    options?: ErrorOptions & {
+      /** The command line asked for it (another seed): the CLI points to --help. */
+      usage?: boolean
+      /** The file stays as it was (the default); `false` when the problem is that it cannot be written. */
+      untouched?: boolean
+    },
+  ) {
+    // One line, whatever the cause says (SQLite's integrity check answers in several).
+    const line = problem.replace(/\s*\n\s*/g, '; ')
+    super(
+      `state file ${path}: ${line}${options?.untouched === false ? '' : '; the file was left untouched'}`,
+      options,
+    )
+    this.usage = options?.usage ?? false
+  }
+}
+
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_HEADER = 'SQLite format 3\0'
+
+/** What a path holds: nothing yet, an SQLite database (or an empty file), or something else. */
+export type StateFileKind = 'missing' | 'empty' | 'sqlite'
+
+/**
+ * Resolves `path` to the file that will hold the state: a symbolic link is followed to its target
+ * (written through; a link to nothing is refused, so the state never lands beside the link).
+ */
+export function resolveStatePath(path: string): string {
+  let link: ReturnType<typeof lstatSync> | undefined
+  try {
+    link = lstatSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path
+    throw new StateFileError(path, `cannot be read (${(error as Error).message})`, { cause: error })
+  }
+  if (!link.isSymbolicLink()) return path
+  try {
+    return realpathSync(path)
+  } catch (error) {
+    throw new StateFileError(
+      path,
+      `is a symbolic link to a file that cannot be reached (${(error as NodeJS.ErrnoException).code}); point it at an existing file or directory, or give --state the real path`,
+      { cause: error },
+    )
+  }
+}
+
+/**
+ * Tells what `path` (resolved) holds from its first bytes, refusing what is no SQLite database:
+ * the JSON state files of earlier releases are named as such, with what to do.
+ */
+export function sniffStateFile(path: string): StateFileKind {
+  let head: Buffer
+  try {
+    const stats = lstatSync(path)
+    if (stats.isDirectory()) throw new StateFileError(path, 'is a directory; give --state a file name')
+    if (!stats.isFile()) throw new StateFileError(path, 'is not a regular file')
+    if (stats.size === 0) return 'empty'
+    const fd = openSync(path, 'r')
+    try {
+      head = Buffer.alloc(Math.min(stats.size, 4096))
+      readSync(fd, head, 0, head.length, 0)
+    } finally {
+      closeSync(fd)
+    }
+  } catch (error) {
+    if (error instanceof StateFileError) throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+    throw new StateFileError(path, `cannot be read (${(error as Error).message})`, { cause: error })
+  }
+  if (head.toString('latin1', 0, SQLITE_HEADER.length) === SQLITE_HEADER) return 'sqlite'
+  const text = head.toString('utf8').trimStart()
+  if (text.startsWith('{') && text.includes('"reseller-mock-state"')) {
+    throw new StateFileError(
+      path,
+      'is a state file in the JSON-lines format of earlier releases, which this mock no longer reads; move it away to start a new SQLite state file from your seed, or keep running it with the release that wrote it',
+    )
+  }
+  throw new StateFileError(path, 'is not an SQLite database, so not a state file of this mock')
+}
+
+/** Who holds a state file: written beside it (`<file>-lock`) once the database lock is taken. */
+export interface StateHolder {
+  pid: number
+  host: string
+  /** When it took the lock, ISO 8601 (real time). */
+  since: string
+}
+
+/** The holder file of the database at `path`. */
+export function holderPath(path: string): string {
+  return `${path}-lock`
+}
+
+/** Records this process as the holder of `path` (called once the lock is ours). */
+export function writeHolder(path: string): void {
+  const holder: StateHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
+  writeFileSync(holderPath(path), `${JSON.stringify(holder)}\n`, { mode: 0o600 })
+}
+
+/** Removes the holder file if it still names this process (a clean stop). */
+export function removeHolder(path: string): void {
+  const holder = readHolder(path)
+  if (holder?.pid === process.pid && holder.host === hostname()) rmSync(holderPath(path), { force: true })
+}
+
+/** Describes the process holding `path`, for the refusal of a second one. */
+export function describeHolder(path: string): string {
+  const holder = readHolder(path)
+  if (!holder) return 'another process (it left no holder file)'
+  const where = holder.host === hostname() ? '' : ` on host ${holder.host}`
+  return `process ${holder.pid}${where} (since ${holder.since})`
+}
+
+function readHolder(path: string): StateHolder | undefined {
+  try {
+    const value = JSON.parse(readFileSync(holderPath(path), 'utf8')) as Partial<StateHolder>
+    if (typeof value.pid !== 'number' || typeof value.host !== 'string') return undefined
+    return { pid: value.pid, host: value.host, since: String(value.since ?? 'unknown') }
+  } catch {
+    return undefined
+  }
+}

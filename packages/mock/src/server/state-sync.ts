@@ -1,0 +1,140 @@
+/**
+ * Keeps a state database in step with a store: each committed transaction of the store is written
+ * as one SQLite transaction the moment it commits (synchronously, inside `store.onCommit`), so it
+ * is on disk before any answer can leave. A write that fails (a full disk) is kept, in order, with
+ * every later one, and tried again before the next answer; until it succeeds every answer is a 500,
+ * so no client sees a change that is not on disk. See `ARCHITECTURE.md`, "Persistence".
+ */
+import type { Clock } from '../state/clock.js'
+import type { Store } from '../state/store.js'
+import type { AnyTable, Key } from '../state/table.js'
+import {
+  type KeyOf,
+  type SerializedChange,
+  type StateDatabase,
+  serializeChange,
+  type WholeState,
+} from './state-db.js'
+
+/** A write waiting for its turn: a change, the whole state (a reset), or a clock advance alone. */
+type PendingWrite = { change: SerializedChange } | { whole: true } | { clockOffsetMs: number }
+
+/** How to find the primary key of a row of any of the store's tables. */
+export function keyOfStore(store: Store): KeyOf {
+  const tables = store.tables as unknown as Record<string, AnyTable & { keyOf(row: object): Key }>
+  return (name, row) => {
+    const table = tables[name]
+    if (!table) throw new Error(`unknown table "${name}"`)
+    return table.keyOf(row)
+  }
+}
+
+/** The whole state of `store`, rows as they are (serialized at once by the database). */
+export function wholeStateOf(store: Store): WholeState {
+  const snapshot = store.snapshot({ copy: false })
+  return {
+    tables: snapshot.tables as Record<string, object[]>,
+    counters: snapshot.counters,
+    last_micros: snapshot.last_micros,
+    clock_offset_ms: snapshot.clock_offset_ms,
+  }
+}
+
+/** Writes a store's commits to its state database; see the module comment. */
+export class StateSync {
+  readonly #db: StateDatabase
+  readonly #store: Store
+  readonly #clock: Clock
+  readonly #keyOf: KeyOf
+  /** The seed `reset` returns to, as recorded (a reset writes it again with the whole state). */
+  readonly #seedJson: () => string
+  /** Writes not on disk yet, oldest first; empty while everything is. */
+  #pending: PendingWrite[] = []
+  #failure: Error | undefined
+  /** The clock offset the database holds (or will, once `#pending` is written). */
+  #savedOffset: number
+  #unsubscribe: (() => void) | undefined
+
+  constructor(db: StateDatabase, store: Store, clock: Clock, seedJson: () => string) {
+    this.#db = db
+    this.#store = store
+    this.#clock = clock
+    this.#keyOf = keyOfStore(store)
+    this.#seedJson = seedJson
+    this.#savedOffset = clock.offsetMs
+    this.#unsubscribe = store.onCommit((change) => {
+      if (change === 'replaced') {
+        // The whole state replaces every earlier write still waiting.
+        this.#pending = [{ whole: true }]
+        this.#savedOffset = this.#clock.offsetMs
+      } else {
+        this.#pending.push({ change: serializeChange(change, this.#keyOf) })
+        this.#savedOffset = change.clock_offset_ms
+      }
+      this.#flush()
+    })
+  }
+
+  /** Number of writes waiting (after a failure). */
+  get pending(): number {
+    return this.#pending.length
+  }
+
+  /**
+   * Makes the current state durable: records a clock advance no change recorded and writes what a
+   * failure left waiting. `undefined` when everything is on disk (no promise on the read path); a
+   * rejected promise while a write keeps failing.
+   */
+  durable(): Promise<void> | undefined {
+    if (this.#clock.offsetMs !== this.#savedOffset) {
+      this.#savedOffset = this.#clock.offsetMs
+      this.#pending.push({ clockOffsetMs: this.#savedOffset })
+    }
+    if (this.#pending.length === 0) return undefined
+    return this.#flush() ? undefined : Promise.reject(this.#failure)
+  }
+
+  /** Writes the whole current state now (a new file, an adopted seed). Throws when it cannot. */
+  writeWhole(): void {
+    this.#pending = [{ whole: true }]
+    if (!this.#flush()) throw this.#failure
+  }
+
+  /** Stops listening, writes what is waiting (one last try) and closes the database. */
+  close(warn: (line: string) => void): void {
+    this.#unsubscribe?.()
+    this.#unsubscribe = undefined
+    try {
+      this.durable()?.catch(() => {})
+      if (this.#pending.length > 0) {
+        warn(
+          `reseller-mock: could not save the state file ${this.#db.path}: ${this.#failure?.message}; the last ${this.#pending.length} change(s) were not saved`,
+        )
+      }
+    } finally {
+      this.#db.close()
+    }
+  }
+
+  /** Writes the waiting writes in order; stops at the first failure. Returns whether all were written. */
+  #flush(): boolean {
+    while (this.#pending.length > 0) {
+      const next = this.#pending[0]!
+      try {
+        if ('change' in next) this.#db.writeChange(next.change)
+        else if ('whole' in next) {
+          this.#db.writeAll(wholeStateOf(this.#store), this.#seedJson(), this.#keyOf)
+          // The current state covers every write queued after it.
+          this.#pending = []
+          break
+        } else this.#db.writeClock(next.clockOffsetMs)
+      } catch (error) {
+        this.#failure = error as Error
+        return false
+      }
+      this.#pending.shift()
+    }
+    this.#failure = undefined
+    return true
+  }
+}
