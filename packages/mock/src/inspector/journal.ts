@@ -68,7 +68,7 @@ function body(value: unknown) {
 function requestPart(entry: Row) {
   return h(
     'section',
-    { class: 'exchange' },
+    { class: 'exchange exchange-request' },
     h('h4', null, 'Request'),
     h(
       'dl',
@@ -94,7 +94,7 @@ function answerPart(entry: Row) {
     | undefined
   return h(
     'section',
-    { class: 'exchange' },
+    { class: 'exchange exchange-answer' },
     h('h4', null, 'Answer'),
     h(
       'p',

@@ -220,6 +220,9 @@ describe('GET /__mock/stream', () => {
   })
 
   it('carries the counters of each part, so the page reads only what changed', async () => {
+    // A mock of its own: no delivery of another test moves its store meanwhile.
+    const mock = createMockApi()
+    const server = await mock.listen({ port: 0 })
     const stream = await openStream(server.url)
     try {
       await stream.waitFor(1)
@@ -243,6 +246,7 @@ describe('GET /__mock/stream', () => {
       expect(await bad.text()).toContain('must be a request id such as req_42')
     } finally {
       await stream.close()
+      await server.close()
     }
   })
 
