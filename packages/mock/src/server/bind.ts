@@ -18,7 +18,7 @@ export function bind(
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      const where = `${host}:${port}`
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`
       if (error.code === 'EADDRINUSE') {
         reject(Object.assign(new Error(`port already in use: ${where}`), { code: error.code }))
       } else if (error.code === 'EACCES') {

@@ -18,6 +18,8 @@ export interface ServerExtension {
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean
   /** Called once the handler answered a request: a journal entry, maybe a change. */
   answered(method: string, path: string): void
+  /** Whether the request log leaves this request out (the inspector page's own reads). */
+  quiet(req: IncomingMessage): boolean
   /** Ends what holds connections open (event streams), so that `close()` does not wait for them. */
   close(): void
 }
@@ -86,7 +88,6 @@ export function listen(
   extension?: ServerExtension,
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const log = options.log
   const answerOptions = { ...options, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY }
   // Before the server exists: a bad `allowedHosts` entry rejects `listen()` instead of serving.
   let guard: ReturnType<typeof createGuard>
@@ -104,6 +105,7 @@ export function listen(
 
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+    const log = options.log && !extension?.quiet(req) ? options.log : undefined
     const started = log ? performance.now() : 0
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.

@@ -406,6 +406,19 @@ describe('the API reference page (scripts/api-reference.mjs)', () => {
       expect(html).toContain(`default-src 'none'`)
       // Texts are escaped: a pattern's `<` never opens a tag.
       expect(html).not.toContain('(?<')
+      // The sidebar tells the hosting POSTs apart: each whole path, wrapped, never cut short.
+      const nav = html.slice(html.indexOf('<nav>'), html.indexOf('</nav>'))
+      const hostingPosts = [
+        ...nav.matchAll(/<span class="method post">POST<\/span> ([^<]*hosting[^<]*)</g),
+      ].map((m) => m[1])
+      expect(hostingPosts).toEqual(
+        expect.arrayContaining([
+          '/reseller/clients/{client_id}/hosting',
+          '/reseller/clients/{client_id}/hosting/{cpanel_username}/suspend',
+          '/reseller/clients/{client_id}/hosting/{cpanel_username}/unsuspend',
+        ]),
+      )
+      expect(html).not.toContain('text-overflow:ellipsis')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
