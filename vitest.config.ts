@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { projects as contract } from './packages/contract-tests/vitest.config.ts'
 import { projects as mock } from './packages/mock/vitest.config.ts'
 import { projects as sdk } from './packages/sdk/vitest.config.ts'
 
@@ -6,7 +7,7 @@ import { projects as sdk } from './packages/sdk/vitest.config.ts'
 // `pnpm exec vitest run --project mock:unit` runs one level alone.
 export default defineConfig({
   test: {
-    projects: [...mock, ...sdk, 'examples/*'],
+    projects: [...mock, ...sdk, ...contract, 'examples/*'],
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 })

@@ -1,11 +1,9 @@
 /**
  * What the SDK promises when the service or the network misbehaves, proven against the real mock
- * with its faults (contract §6.2) and checked in its request journal (§6.1): retries that honour
+ * with its faults and checked in its request journal (docs/faults-and-journal.md): retries that honour
  * `Retry-After`, no retry of a POST, a lost answer after provisioning, timeouts, request ids.
  */
 import { createMockApi } from '@reseller-api/mock'
-import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ConnectionError,
   NotFoundError,
@@ -13,7 +11,9 @@ import {
   ResellerApi,
   ServerError,
   TimeoutError,
-} from '../../src/index.js'
+} from '@reseller-api/sdk'
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectApiError, integrationSeed, KEYS, newMock } from './helpers.js'
 
 const TICKETS = '/api/v1/support/tickets'

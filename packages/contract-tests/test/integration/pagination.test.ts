@@ -1,8 +1,8 @@
 /** Pagination end to end: 45 tickets in pages of 20, 20 and 5, newest first, fetched lazily. */
 import type { SeedInput } from '@reseller-api/mock'
 import { createMockApi } from '@reseller-api/mock'
+import { ResellerApi, type Ticket } from '@reseller-api/sdk'
 import { describe, expect, it } from 'vitest'
-import { ResellerApi, type Ticket } from '../../src/index.js'
 
 const KEY = 'svc_live_it_pages'
 const subject = (n: number) => `Ticket ${String(n).padStart(2, '0')}`

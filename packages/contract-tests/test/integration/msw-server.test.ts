@@ -3,8 +3,6 @@
  * global fetch, and the SDK is built with no `fetch` option at all.
  */
 import { createMockApi } from '@reseller-api/mock'
-import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   AuthenticationError,
   NotFoundError,
@@ -12,8 +10,10 @@ import {
   ResellerApi,
   SandboxReadOnlyError,
   WhmUnavailableError,
-} from '../../src/index.js'
-import { SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/index.js'
+} from '@reseller-api/sdk'
+import { SIGNATURE_HEADER, verifySignature } from '@reseller-api/sdk/webhooks'
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectApiError, integrationSeed, KEYS, startReceiver } from './helpers.js'
 
 const mock = createMockApi({ seed: integrationSeed() })

@@ -6,13 +6,13 @@
 // Noise control on a shared machine: paired blocks (a block of baseline calls, then a block of
 // SDK calls, order alternating), one ratio per pair, median of the ratios; load from other
 // processes hits both sides of a pair alike. A miss prints FAIL but keeps exit code 0 (benchmarks
-// are noisy); a wrong answer exits 1. Imports the built dist/ and the workspace's built mock.
+// are noisy); a wrong answer exits 1. Imports the built SDK and mock (their package entries).
 //
 // A third line per case, `Request floor`, is the bare call given a `Request` built the way any
 // Request-based client builds one (ky does, on every call): it shows how much of the ratio is the
 // platform's Request, AbortSignal and Headers machinery rather than the SDK's own work.
 import { createMockApi } from '@reseller-api/mock'
-import { ResellerApi } from '../dist/index.js'
+import { ResellerApi } from '@reseller-api/sdk'
 
 const TARGET = 2
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 41)

@@ -1,17 +1,17 @@
 /**
- * Every method of CONTRACT §2 against the real mock through `mock.fetch`: each resolves to data a
+ * Every method of the client against the real mock through `mock.fetch`: each resolves to data a
  * user can rely on (values checked against the mock's state, not only types).
  */
 import { demoSeed } from '@reseller-api/mock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   type HostingCreated,
   NotFoundError,
   type Ticket,
   type WhmAccount,
   type WhmPackage,
-} from '../../src/index.js'
-import { constructEvent, SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/index.js'
+} from '@reseller-api/sdk'
+import { constructEvent, SIGNATURE_HEADER, verifySignature } from '@reseller-api/sdk/webhooks'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DOMAIN_PRICE, KEYS, newMock, SERVICE_ID, sdk, startReceiver } from './helpers.js'
 
 const names = (packages: WhmPackage[]) => packages.map((p) => p.name).sort()

@@ -1,9 +1,9 @@
 /**
- * Every error of CONTRACT §2 and §5, answered by the real mock, arrives as its class with the
- * status and `error.code` of the contract. None of these is refused by the SDK before sending: the
+ * Every error of the API (docs/errors-and-retries.md), answered by the real mock, arrives as its
+ * class with the documented status and `error.code`. None of these is refused by the SDK before sending: the
  * server judges each one (`headers` is set only on an answered request).
  */
-import { describe, expect, it } from 'vitest'
+
 import {
   ApiError,
   AuthenticationError,
@@ -20,7 +20,8 @@ import {
   UnprocessableEntityError,
   ValidationError,
   WhmUnavailableError,
-} from '../../src/index.js'
+} from '@reseller-api/sdk'
+import { describe, expect, it } from 'vitest'
 import { expectApiError, KEYS, newMock, sdk } from './helpers.js'
 
 const UNKNOWN_UUID = '9b2f6c1e-4d3a-4e8b-8c7d-0a1b2c3d4e5f'

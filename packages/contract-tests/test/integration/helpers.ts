@@ -1,12 +1,12 @@
 /**
- * Fixtures of the integration tests: the SDK against the real mock (its source, through the
- * aliases of vitest.config.ts), called through `mock.fetch`: no global interception.
+ * Fixtures of the integration tests: the built SDK against the built mock (their package entries),
+ * called through `mock.fetch`: no global interception.
  */
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMockApi, type MockApi, type SeedInput } from '@reseller-api/mock'
+import { ApiError, ResellerApi } from '@reseller-api/sdk'
 import { expect } from 'vitest'
-import { ApiError, ResellerApi } from '../../src/index.js'
 
 export const ALL_SCOPES = ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] as const
 
@@ -33,7 +33,7 @@ export const DOMAIN_PRICE = 12.5
 
 export const SERVICE_ID = '3f0c2a8e-1b7d-4c55-9e21-6a4b8d2c0f11'
 
-/** Three resellers, one per WHM state (contract §4 seed format). */
+/** Three resellers, one per WHM state (docs/running-the-mock.md, "Seed format"). */
 export function integrationSeed(): SeedInput {
   return {
     domain_price: DOMAIN_PRICE,
