@@ -16,7 +16,12 @@ export class DeliverySender {
   readonly #markBypass: boolean
   readonly #timeoutMs: number
 
-  constructor(options: Pick<DispatcherOptions, 'insecureWebhooks' | 'servedOnNetwork' | 'fetch' | 'bypassMsw' | 'timeoutMs'>) {
+  constructor(
+    options: Pick<
+      DispatcherOptions,
+      'insecureWebhooks' | 'servedOnNetwork' | 'fetch' | 'bypassMsw' | 'timeoutMs'
+    >,
+  ) {
     this.#insecure = options.insecureWebhooks ?? false
     this.#servedOnNetwork = options.servedOnNetwork ?? (() => false)
     // Captured now, so a test that later replaces `globalThis.fetch` does not receive the mock's deliveries.
