@@ -37,6 +37,12 @@ export interface MockContext extends DomainContext {
   reset(): void
   /** Registers a listener called after every reset (e.g. to drop pending deliveries). */
   onReset(listener: () => void): () => void
+  /**
+   * Records that the mock is served on a non-loopback address (a shared mock): from then on, for
+   * the mock's lifetime, reseller webhooks follow the general target policy (unless
+   * `insecureWebhooks`). See docs/running-the-mock.md, "Webhooks".
+   */
+  markServedOnNetwork(): void
 }
 
 export interface ContextOptions {
@@ -83,8 +89,10 @@ export function createContext(options: ContextOptions): MockContext {
     resetListeners.add(listener)
     return () => resetListeners.delete(listener)
   }
+  let onNetwork = false
   const shared = {
     insecureWebhooks: options.insecureWebhooks,
+    servedOnNetwork: () => onNetwork,
     clock: options.clock,
     store,
     random,
@@ -103,6 +111,9 @@ export function createContext(options: ContextOptions): MockContext {
     faults,
     dispatcher,
     emit: outbox.emit,
+    markServedOnNetwork() {
+      onNetwork = true
+    },
     reset() {
       loadSeed(store, seed(), seededAt)
       journal.clear()

@@ -14,6 +14,11 @@ export interface DomainContext {
   readonly random: MockRandom
   /** General webhooks may target `http://` and private hosts. */
   readonly insecureWebhooks: boolean
+  /**
+   * Whether the mock is served on an address other machines can reach (bound to a non-loopback
+   * address): the reseller webhook then follows the general webhooks' target policy too.
+   */
+  servedOnNetwork(): boolean
   /** Appends an event to the outbox; listeners hear of it once the current transaction commits. */
   emit(input: EmitInput): EventRow
 }

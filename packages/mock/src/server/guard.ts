@@ -112,6 +112,16 @@ export function isLoopbackHost(host: string): boolean {
   return false
 }
 
+/**
+ * Whether a server bound to `host` (as given to `listen`: `127.0.0.1`, `::1`, `localhost`,
+ * `0.0.0.0`, a LAN address or name) is reachable from this machine only. A wildcard or any other
+ * address is a shared mock, which other machines can drive.
+ */
+export function isLoopbackBind(host: string): boolean {
+  const name = boundHostName(host)
+  return name !== null && !WILDCARDS.has(name) && isLoopbackHost(name)
+}
+
 /** The addresses of every interface of this machine: "the bound address" of a wildcard bind. */
 function interfaceAddresses(): string[] {
   const out: string[] = []

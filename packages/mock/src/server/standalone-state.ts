@@ -4,7 +4,8 @@
  * the saved state is one the mock can run on (the checks of a snapshot, times in range).
  */
 import type { SeedInput } from '../seed/schema.js'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Store } from '../state/store.js'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../state/snapshot.js'
+import type { Store } from '../state/store.js'
 import type { SavedState } from './state-db.js'
 import { StateFileError } from './state-path.js'
 
@@ -78,7 +79,8 @@ export function restoreSaved(store: Store, saved: SavedState, path: string): voi
   const fail = (problem: string, cause?: unknown): never => {
     throw new StateFileError(path, `does not hold a valid mock state (${problem})`, { cause })
   }
-  if (!Number.isSafeInteger(saved.last_micros) || saved.last_micros < 0 || saved.last_micros > LAST_MS * 1000)
+  // Microseconds past year 2255 are beyond 2^53: whole numbers still, but not "safe" ones.
+  if (!Number.isInteger(saved.last_micros) || saved.last_micros < 0 || saved.last_micros > LAST_MS * 1000)
     fail('last_micros is outside the years 1970-9999')
   const now = Date.now() + saved.clock_offset_ms
   if (!Number.isFinite(saved.clock_offset_ms) || now < 0 || now > LAST_MS)

@@ -5,6 +5,7 @@
 import type { MockContext } from '../context.js'
 import { type AssembledMock, assembleMock, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
+import { isLoopbackBind } from './guard.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
 import { publicFetch } from './public-fetch.js'
@@ -164,6 +165,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     clock.stop()
     sync?.close(warn)
   }
+
+  // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
+  if (!isLoopbackBind(options.host ?? '127.0.0.1')) context.markServedOnNetwork()
   const server = await listen(
     mock.handle,
     {

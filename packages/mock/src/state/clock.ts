@@ -217,6 +217,18 @@ export function createClock(options: ClockOptions = {}): Clock {
   }
 }
 
+/**
+ * `micros` if it is later than `last`, else the next value after `last` (both microseconds since
+ * the epoch). Past 2^53 µs (year 2255) a double skips microseconds: the step is then the smallest
+ * one it holds, so timestamps stay strictly increasing up to the end of the clock's range.
+ */
+export function strictlyAfter(micros: number, last: number): number {
+  if (micros > last) return micros
+  let step = 1
+  while (last + step <= last) step *= 2
+  return last + step
+}
+
 /** Formats a time as an ISO 8601 UTC timestamp with microseconds (`…:30.123000Z`), as the API does. */
 export function toTimestampMicros(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')

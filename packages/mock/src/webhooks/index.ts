@@ -30,6 +30,8 @@ export interface DispatcherHost {
   readonly store: Store
   readonly random: MockRandom
   readonly insecureWebhooks: boolean
+  /** Whether the mock is served on a non-loopback address now (see `DomainContext`). */
+  servedOnNetwork(): boolean
   onEvent(listener: EventListener): () => void
   onReset(listener: () => void): () => void
 }
@@ -79,6 +81,7 @@ export function attachDispatcher(context: DispatcherHost): MockDispatcher {
       clock: context.clock,
       store: deliveryStoreOf(context.store),
       insecureWebhooks: context.insecureWebhooks,
+      servedOnNetwork: context.servedOnNetwork,
       newId: deliveryIdFrom(context.random),
       // Through `settings`, so that `configure` also reaches attempts already scheduled.
       onChange: () => settings.onChange?.(),

@@ -2,7 +2,8 @@
 import { describe, expect, test, vi } from 'vitest'
 import { createClock } from '../../src/state/clock.js'
 import { createOutbox } from '../../src/state/events.js'
-import { createStore, formatMicros, parseMicros } from '../../src/state/store.js'
+import { createStore } from '../../src/state/store.js'
+import { formatMicros, parseMicros } from '../../src/state/timestamps.js'
 
 const fixedClock = (ms = Date.UTC(2026, 0, 1)) => createClock({ realNow: () => ms })
 const reseller = (id: number) => ({
@@ -224,5 +225,17 @@ describe('snapshot and restore', () => {
     const snapshot = { ...store.snapshot(), clock_offset_ms: 60_000 }
     store.restore(snapshot)
     expect(clock.offsetMs).toBe(60_000)
+  })
+})
+
+describe('timestamps at the far end of the clock', () => {
+  test('stay strictly increasing in year 9999, where a double skips microseconds', () => {
+    const at = Date.UTC(9999, 11, 30, 12)
+    const store = createStore(createClock({ realNow: () => at }))
+    const stamps = Array.from({ length: 5 }, () => store.timestamp())
+    expect(new Set(stamps).size).toBe(5)
+    const micros = stamps.map(parseMicros)
+    for (let i = 1; i < micros.length; i++) expect(micros[i]).toBeGreaterThan(micros[i - 1]!)
+    for (const stamp of stamps) expect(stamp).toMatch(/^9999-12-30T12:00:00\.\d{6}Z$/)
   })
 })

@@ -1,10 +1,13 @@
 import * as z from 'zod/mini'
+import { dnsHostName } from './dns.js'
 
-/** An `http://` or `https://` URL. */
-export const HttpUrl = z.url({
-  protocol: /^https?$/,
-  error: 'must be an http:// or https:// URL',
-})
+/** An `http://` or `https://` URL whose host DNS can carry (253 characters, labels of 63). */
+export const HttpUrl = z
+  .url({
+    protocol: /^https?$/,
+    error: 'must be an http:// or https:// URL',
+  })
+  .check(dnsHostName)
 
 /** Longest webhook secret. */
 export const SECRET_MAX_LENGTH = 255
