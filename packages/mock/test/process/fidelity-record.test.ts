@@ -138,7 +138,7 @@ describe('reseller-mock record', { timeout: 240_000 }, () => {
         ? editJson(answer, (body) => {
             const first = (body.data as Record<string, unknown>[])[0]!
             first.priority = 'critical'
-            first.escalated = true
+            ;(body.data as Record<string, unknown>[])[1]!.messages_count = 'two'
           })
         : answer
     const got = await rawRequest(run.url, 'GET', '/api/v1/support/tickets', auth)
@@ -148,7 +148,7 @@ describe('reseller-mock record', { timeout: 240_000 }, () => {
       .poll(run.stderr, { timeout: 60_000 })
       .toMatch(/violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/0\/priority: /)
     expect(run.stderr()).toMatch(
-      /violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/0: .*escalated/,
+      /violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/1\/messages_count: /,
     )
     // The proxy goes on: a conforming exchange after it has no violation.
     expect((await rawRequest(run.url, 'GET', '/api/v1/reseller/whm/usage', auth)).status).toBe(200)
