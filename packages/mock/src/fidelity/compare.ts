@@ -59,7 +59,11 @@ function placeholdersOf(seed: SeedInput): Placeholders {
 }
 
 /** Sends a request and reads its answer into an {@link Exchange}; `status: null` when nothing answered. */
-export async function exchange(send: () => Promise<Response>, method: string, path: string): Promise<Exchange> {
+export async function exchange(
+  send: () => Promise<Response>,
+  method: string,
+  path: string,
+): Promise<Exchange> {
   let response: Response
   try {
     response = await send()
