@@ -134,10 +134,15 @@ for (const [path, item] of Object.entries(doc.paths)) {
 const tagText = Object.fromEntries((doc.tags ?? []).map((t) => [t.name, t.description]))
 const count = [...byTag.values()].reduce((n, ops) => n + ops.length, 0)
 
+/**
+ * A path as the sidebar shows it: without the `/api/v1` every API path shares, and wrapped rather
+ * than cut, so that long paths which differ only at their end (the hosting POSTs) stay apart.
+ */
+const navPath = (path) => path.replace(/^\/api\/v1(?=\/)/, '')
 const nav = [...byTag]
   .map(
     ([tag, ops]) =>
-      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op }) => `<li><a href="#${slug(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(path)}</a></li>`).join('')}</ul></li>`,
+      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op }) => `<li><a href="#${slug(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(navPath(path))}</a></li>`).join('')}</ul></li>`,
   )
   .join('')
 const sections = [...byTag]
@@ -156,7 +161,7 @@ const schemas = Object.entries(doc.components.schemas)
 const css = `
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;display:flex}
 nav{position:sticky;top:0;height:100vh;overflow:auto;width:320px;flex:none;border-right:1px solid #d0d7de;padding:1rem;box-sizing:border-box;font-size:13px;background:#f6f8fa}
-nav ul{list-style:none;padding-left:.6rem;margin:.2rem 0}nav li li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}nav a{color:inherit;text-decoration:none}nav a:hover{text-decoration:underline}
+nav ul{list-style:none;padding-left:.6rem;margin:.2rem 0}nav li li{overflow-wrap:anywhere;margin:.15rem 0}nav a{color:inherit;text-decoration:none}nav a:hover{text-decoration:underline}
 main{padding:1rem 2rem;max-width:1000px;min-width:0}
 h2{border-bottom:1px solid #d0d7de;margin-top:2.5rem;text-transform:capitalize}
 .op{border:1px solid #d0d7de;border-radius:6px;padding:0 1rem 1rem;margin:1rem 0}.op.deprecated{opacity:.8;border-style:dashed}

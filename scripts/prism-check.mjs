@@ -213,7 +213,6 @@ const session = [
   ['POST', '/__mock/events', undefined, { reseller_id: 1, event: 'wallet.credited' }, 201],
   ['GET', '/__mock/deliveries', undefined, undefined, 200],
   ['POST', '/__mock/deliveries/{delivery}/redeliver', undefined, undefined, 201],
-  ['GET', '/__mock/', undefined, undefined, 200], // the inspector page (text/html)
   ['GET', '/__mock/state', undefined, undefined, 200],
   ['GET', '/__mock/openapi.json', undefined, undefined, 200],
   ['DELETE', '/__mock/requests', undefined, undefined, 200],
@@ -241,7 +240,7 @@ async function main() {
   const exercised = new Set()
   for (const [method, template, key, body, expected] of session) {
     const path = template.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? `{${name}}`)
-    const headers = { accept: path === '/__mock/' ? 'text/html' : 'application/json' }
+    const headers = { accept: 'application/json' }
     if (key) headers.authorization = `Bearer ${key}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     exercised.add(`${method} ${templateOf(path)}`)

@@ -15,7 +15,7 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2023',
     platform: 'node',
-    dts: { entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' } },
+    dts: { entry: { index: 'src/index.ts', node: 'src/node.ts', vitest: 'src/vitest.ts' } },
     sourcemap: true,
     // Not dist/inspector/: the second build below writes it at the same time.
     clean: ['*.js', '*.js.map', '*.d.ts'],

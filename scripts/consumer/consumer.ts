@@ -9,8 +9,10 @@ import {
   type Page,
   ResellerApi,
   type Ticket,
+  type TicketStatus,
   ValidationError,
 } from '@reseller-api/sdk'
+import { TicketCreateBody, validate } from '@reseller-api/sdk/schemas'
 import { constructEvent, signPayload, verifySignature, type WebhookEvent } from '@reseller-api/sdk/webhooks'
 
 /** Compiles only if `value` is assignable to `T`. */
@@ -38,6 +40,10 @@ export async function main(): Promise<void> {
 
   for await (const ticket of api.tickets.list()) {
     expectType<string>(ticket.uuid)
+    // Open to statuses a newer service adds, the known ones still listed.
+    expectType<TicketStatus>(ticket.status)
+    expectType<'open' | 'in_progress' | 'resolved' | 'closed' | (string & {})>(ticket.status)
+    // @ts-expect-error: a status may be one this SDK version does not know
     expectType<'open' | 'in_progress' | 'resolved' | 'closed'>(ticket.status)
     // @ts-expect-error: status is not a number
     expectType<number>(ticket.status)
@@ -78,6 +84,10 @@ export async function main(): Promise<void> {
       expectType<string>(error.status)
     }
   }
+
+  const checked = validate(TicketCreateBody, { subject: 's', message: 'm', department: 'sales' })
+  if (checked.success) expectType<string>(checked.data.priority)
+  else expectType<Record<string, string[]>>(checked.fields)
 
   const signature: string = await signPayload('{}', 'secret')
   expectType<boolean>(await verifySignature('{}', signature, 'secret'))

@@ -1,6 +1,6 @@
 /**
  * A receiver that registers itself: it opens a port, points the reseller webhook and a new general
- * webhook at it, and serves them with the secrets the API now knows. Handy in development and in
+ * webhook (or the one given in `general`) at it, and serves them with the secrets the API now knows. Handy in development and in
  * tests, where the receiver's port is only known once it listens.
  *
  * In production the URL is fixed and the secrets come from your configuration: create the webhooks
@@ -27,13 +27,20 @@ export interface StartReceiverOptions extends Pick<ReceiverOptions, 'onEvent' | 
   host?: string
   /** Default `0`: a free port. */
   port?: number
+  /**
+   * A general webhook made by an earlier start, to serve again instead of creating one more (the
+   * API has no way to delete one). It must point at this receiver's URL: give the same `port`.
+   */
+  general?: { id: string; secret: string }
 }
 
 export interface RunningReceiver {
   /** `http://host:port`; the webhooks are `{url}/webhooks/reseller` and `{url}/webhooks/general`. */
   url: string
-  /** Id of the general webhook it created (for `api.webhooks.deliveries(id)`). */
+  /** Id of the general webhook it serves (for `api.webhooks.deliveries(id)`). */
   generalWebhookId: string
+  /** That webhook's secret (to serve it again on a later start: `general`). */
+  generalSecret: string
   close(): Promise<void>
 }
 
@@ -52,7 +59,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   // 2. Register: we choose the reseller webhook's secret; the API generates the general one.
   const resellerSecret = randomBytes(24).toString('hex')
   await api.resellerWebhook.update({ url: `${url}/webhooks/reseller`, secret: resellerSecret })
-  const general = await api.webhooks.create({ url: `${url}/webhooks/general`, events: options.events })
+  const general =
+    options.general ?? (await api.webhooks.create({ url: `${url}/webhooks/general`, events: options.events }))
 
   // 3. Serve with both secrets.
   const receiverOptions: ReceiverOptions = {
@@ -70,6 +78,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Runn
   return {
     url,
     generalWebhookId: general.id,
+    generalSecret: general.secret,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -11,6 +11,8 @@ import { reportFailure } from './cli/errors.js'
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   import: () => import('./cli/import.js'),
   compare: () => import('./cli/compare.js'),
+  record: () => import('./cli/record.js'),
+  replay: () => import('./cli/replay.js'),
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -17,8 +17,9 @@ import type { GeneralEventData, ResellerEventData } from '@reseller-api/sdk/webh
 import type { MockContext } from './context.js'
 import { ApiError } from './errors.js'
 import type { MockHandler } from './routing/types.js'
-import type { StoreSnapshot, Tables } from './state/store.js'
+import type { StoreSnapshot } from './state/snapshot.js'
 import type { Table } from './state/table.js'
+import type { Tables } from './state/tables.js'
 
 /** Rows of a table. */
 type RowsOf<T> = T extends Table<infer _S, infer R> ? R[] : never

@@ -47,6 +47,12 @@ export const errors = {
       message ?? `invalid request: ${describeFieldErrors(fields)}`,
       fields,
     ),
+  unsupportedMediaType: (type: string) =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      `the body must be JSON, sent with "Content-Type: application/json" (got "${type.slice(0, 100)}")`,
+    ),
   /** A validation failure of one field. */
   field: (field: string, message: string) => errors.validation({ [field]: [message] }),
   invalidState: (message: string) => new ApiError(422, 'invalid_state', message),

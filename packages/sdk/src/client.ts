@@ -1,4 +1,3 @@
-import ky from 'ky'
 import { LOG_LEVELS, type Logger, type LogLevel } from './core/logger.js'
 import { userAgent } from './core/runtime.js'
 import { type FetchFunction, refuseAuthorization, Transport } from './core/transport.js'
@@ -35,6 +34,14 @@ export interface ResellerApiOptions {
   logger?: Logger
   /** Lowest level passed to `logger`. Default `'warn'` (retries only); `'debug'` adds every attempt. */
   logLevel?: LogLevel
+  /**
+   * Refuse answers holding what this SDK version does not know: an enum value it does not list or
+   * a field its schema does not declare then throws {@link ResponseValidationError}. Default
+   * `false`: both pass through unchanged (added fields stay readable on the object) and the first
+   * of each field is logged once at `warn`. A value of the wrong JSON type always throws. Turn it
+   * on in tests against a mock, to catch drift between the mock and the SDK.
+   */
+  strictResponses?: boolean
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -94,28 +101,29 @@ export class ResellerApi {
       throw new TypeError('fetch must be a function')
     }
     const fetch: FetchFunction = options.fetch ?? ((request, init) => globalThis.fetch(request, init))
-    const agent = userAgent()
+    if (options.strictResponses !== undefined && typeof options.strictResponses !== 'boolean') {
+      throw new TypeError('strictResponses must be a boolean')
+    }
     const apiUrl = `${this.baseUrl}/api/v1`
-    // A Headers object merges names case-insensitively: a user's `User-Agent` replaces ours.
-    const defaults = new Headers({ accept: 'application/json' })
-    if (agent) defaults.set('user-agent', agent)
-    for (const [name, value] of Object.entries(headers)) defaults.set(name, value)
-    defaults.set('authorization', `Bearer ${options.apiKey}`)
-    const http = ky.create({
-      prefix: apiUrl,
-      headers: defaults,
-      retry: 0,
-      timeout: timeoutMs,
-      throwHttpErrors: true,
-    })
+    // A Headers object checks names and values now, not at the first call, and merges names
+    // case-insensitively: a user's `User-Agent` replaces ours.
+    const merged = new Headers({ accept: 'application/json' })
+    const agent = userAgent()
+    if (agent) merged.set('user-agent', agent)
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value)
+    merged.set('authorization', `Bearer ${options.apiKey}`)
+    // A plain object (lower-case names) for ky, which merges those without building Headers;
+    // fromEntries keeps a header named `__proto__` a header.
+    const defaults = Object.fromEntries(merged)
     const transport = new Transport({
-      http,
       apiUrl,
+      headers: defaults,
       fetch,
       timeoutMs,
       maxRetries,
       logger: options.logger,
       logLevel,
+      strictResponses: options.strictResponses ?? false,
     })
     this.hosting = new HostingResource(transport)
     this.whm = new WhmResource(transport)

@@ -6,12 +6,41 @@
  * const api = new ResellerApi({ apiKey: process.env.RESELLER_API_KEY!, baseUrl: 'https://api.example.com' })
  * ```
  *
- * Webhook signature helpers live in the separate entry point `@reseller-api/sdk/webhooks`.
+ * The zod schemas and their validation helpers live in `@reseller-api/sdk/schemas`; webhook
+ * signature helpers in `@reseller-api/sdk/webhooks`.
  *
  * @packageDocumentation
  */
+export type {
+  AccountStatus,
+  Answer,
+  Delivery,
+  DeliveryStatus,
+  Department,
+  HostingCreated,
+  Invoice,
+  MessageAuthor,
+  OpenEnum,
+  PageMeta,
+  Priority,
+  ResellerWebhook,
+  ResellerWebhookTestResult,
+  Service,
+  Ticket,
+  TicketCreated,
+  TicketDetail,
+  TicketMessage,
+  TicketStatus,
+  TicketStatusChange,
+  WebhookCreated,
+  WhmAccount,
+  WhmAccountDeleted,
+  WhmPackage,
+  WhmPackageDeleted,
+  WhmUsage,
+} from './answers.js'
 export { ResellerApi, type ResellerApiOptions } from './client.js'
-export { APIPromise, type WithResponse } from './core/api-promise.js'
+export { ApiPromise, type WithResponse } from './core/api-promise.js'
 export type { HttpMethod } from './core/endpoint.js'
 export {
   ApiError,
@@ -20,8 +49,6 @@ export {
   ConnectionError,
   type ConnectionErrorInit,
   DomainTakenError,
-  type ErrorResponse,
-  errorFromResponse,
   InsufficientFundsError,
   InvalidStateError,
   isApiError,
@@ -46,14 +73,24 @@ export {
 } from './core/errors.js'
 export type { Logger, LogLevel } from './core/logger.js'
 export { Page, type PageFetcher, PagePromise } from './core/pagination.js'
+export type { ApiResource } from './core/resource.js'
 export type { FetchFunction, RequestOptions } from './core/transport.js'
-export { HostingResource } from './resources/hosting.js'
-export { InvoicesResource } from './resources/invoices.js'
-export { ResellerWebhookResource } from './resources/reseller-webhook.js'
-export { ServicesResource } from './resources/services.js'
-export { TicketsResource } from './resources/tickets.js'
-export { WebhooksResource } from './resources/webhooks.js'
-export { WhmAccountsResource, WhmPackagesResource, WhmResource } from './resources/whm.js'
-// The wire schemas and their types are public API by design (one source of truth with the mock).
-export * from './schemas/index.js'
+export type { HostingResource } from './resources/hosting.js'
+export type { InvoicesResource } from './resources/invoices.js'
+export type { ResellerWebhookResource } from './resources/reseller-webhook.js'
+export type { ServicesResource } from './resources/services.js'
+export type { TicketsResource } from './resources/tickets.js'
+export type { WebhooksResource } from './resources/webhooks.js'
+export type { WhmAccountsResource, WhmPackagesResource, WhmResource } from './resources/whm.js'
+export type {
+  GeneralEventName,
+  HostingCreateParams,
+  PageParams,
+  ResellerWebhookUpdateBody,
+  TicketCreateParams,
+  TicketReplyBody,
+  WebhookCreateBody,
+  WebhookTestParams,
+  WhmPackageCreateBody,
+} from './schemas/index.js'
 export { VERSION } from './version.js'

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { detectRuntime, userAgent } from '../src/core/runtime.js'
-import { APIPromise, type Logger, NotFoundError, ResellerApi, VERSION } from '../src/index.js'
+import { ApiPromise, type Logger, NotFoundError, ResellerApi, VERSION } from '../src/index.js'
 import { API, BASE_URL, fail, fixtures, LIVE_KEY, ok, SANDBOX_KEY, setup } from './helpers/fake-api.js'
 
 describe('construction', () => {
@@ -143,7 +143,7 @@ describe('withResponse', () => {
   it('gives the typed data and the HTTP answer (status, headers)', async () => {
     const { api } = setup(() => ok(fixtures.ticketDetail(), 200, { 'x-request-id': 'req_9' }))
     const promise = api.tickets.get(fixtures.uuid)
-    expect(promise).toBeInstanceOf(APIPromise)
+    expect(promise).toBeInstanceOf(ApiPromise)
     expect(promise).toBeInstanceOf(Promise)
     const { data, response } = await promise.withResponse()
     expect(data.messages[0]?.message).toBe('Hello')

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ApiError,
   AuthenticationError,
@@ -164,7 +164,7 @@ describe('requests refused before sending', () => {
 describe('2xx answers that break their schema', () => {
   it('throw ResponseValidationError whose message names the failing field', async () => {
     const broken = { ...fixtures.ticketDetail(), status: 'on_fire' }
-    const { api } = setup(() => ok(broken, 200, { 'x-request-id': 'req_7' }))
+    const { api } = setup(() => ok(broken, 200, { 'x-request-id': 'req_7' }), { strictResponses: true })
     const error = (await rejection(api.tickets.get(fixtures.uuid))) as ResponseValidationError
     expect(error).toBeInstanceOf(ResponseValidationError)
     expect(error).toBeInstanceOf(ResellerApiError)
@@ -281,19 +281,30 @@ describe('no answer', () => {
   })
 })
 
-describe('type guards work across copies of the package (by name)', () => {
+describe('type guards work across copies of the package (by brand)', () => {
   it('recognise real instances', async () => {
     const error = await rejection(setup(() => fail(404, 'not_found')).api.whm.usage())
     expect(isApiError(error)).toBe(true)
     expect(isResellerApiError(error)).toBe(true)
   })
 
-  it('recognise look-alikes by name, and refuse others', () => {
-    const foreign = Object.assign(new Error('x'), { name: 'SandboxReadOnlyError' })
+  it('recognise the errors of a second copy of the package, which instanceof misses', async () => {
+    vi.resetModules()
+    const copy = await import('../src/core/errors.js')
+    const init = { status: 403, code: 'sandbox_read_only', message: 'm', body: undefined, headers: undefined }
+    const foreign = new copy.SandboxReadOnlyError({ ...init, method: 'GET', url: API })
+    expect(foreign).not.toBeInstanceOf(ApiError)
     expect(isApiError(foreign)).toBe(true)
-    const timeout = Object.assign(new Error('x'), { name: 'TimeoutError' })
+    expect(isResellerApiError(foreign)).toBe(true)
+    const timeout = new copy.TimeoutError({ method: 'GET', url: API, timeoutMs: 1, message: 'slow' })
     expect(isResellerApiError(timeout)).toBe(true)
     expect(isApiError(timeout)).toBe(false)
+  })
+
+  it('refuse look-alikes that only share a class name, and anything else', () => {
+    // ky's own TimeoutError has this name: it is not one of the SDK's errors.
+    expect(isResellerApiError(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe(false)
+    expect(isApiError(Object.assign(new Error('x'), { name: 'NotFoundError' }))).toBe(false)
     expect(isApiError(new TypeError('x'))).toBe(false)
     expect(isResellerApiError(null)).toBe(false)
     expect(isResellerApiError('NotFoundError')).toBe(false)

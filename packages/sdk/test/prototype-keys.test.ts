@@ -3,7 +3,8 @@
  * body the SDK checks, and in an answer's `error.fields` or `error.code`.
  */
 import { describe, expect, it } from 'vitest'
-import { fieldErrors, UnprocessableEntityError, ValidationError, validate } from '../src/index.js'
+import { UnprocessableEntityError, ValidationError } from '../src/index.js'
+import { fieldErrors, validate } from '../src/schemas/index.js'
 import { TicketCreateBody } from '../src/schemas/tickets.js'
 import { fail, json, setup } from './helpers/fake-api.js'
 

@@ -30,7 +30,7 @@ import {
   WebhookEvent,
   WebhookTestBody,
   WhmPackageCreateBody,
-} from '../src/index.js'
+} from '../src/schemas/index.js'
 
 /** The field errors of a value that must be refused. */
 function refused(schema: Parameters<typeof validate>[0], value: unknown) {
@@ -241,11 +241,13 @@ describe('general webhook body (spec §2.11, §6.2)', () => {
     })
   })
 
-  it('only checks that the URL parses: HTTPS-and-public is the server rule', () => {
+  it('only checks that the URL is http(s): HTTPS-and-public is the server rule', () => {
     accepted(WebhookCreateBody, { url: 'http://127.0.0.1:8080/hook', events: ['ticket.created'] })
-    expect(refused(WebhookCreateBody, { url: 'not a url', events: ['ticket.created'] })).toEqual({
-      url: ['must be a valid URL'],
-    })
+    for (const url of ['not a url', 'ftp://hooks.example/x']) {
+      expect(refused(WebhookCreateBody, { url, events: ['ticket.created'] })).toEqual({
+        url: ['must be an http:// or https:// URL'],
+      })
+    }
   })
 
   it('the test body defaults to the test event and refuses unknown ones', () => {

@@ -8,8 +8,9 @@
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
  * host or port that cannot be bound, or any other failure to start.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
 import { normalizeOrigin } from '../server/cors.js'
@@ -20,6 +21,12 @@ import { StartError, UsageError } from './errors.js'
 const USAGE = `Usage: reseller-mock [options]
 
 Serves the reseller hosting API mock over HTTP (API under /api/v1, control endpoints under /__mock/).
+
+Commands (each has its own --help):
+  reseller-mock import   a seed from an account of a real deployment (GET requests only)
+  reseller-mock compare  the same scenario against a deployment and a mock of its import
+  reseller-mock record   a proxy in front of a deployment that writes a redacted cassette of each exchange
+  reseller-mock replay   a cassette against a fresh mock, offline, compared as compare does
 
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
@@ -41,9 +48,9 @@ Options:
                         let browser pages of ORIGIN call the mock (repeatable; e.g.
                         http://localhost:5173, a dev server of your app): their requests are
                         served, with CORS headers; pages of any other origin get 403 cross_origin
-  --quiet               no request log
-  --version             print the version
-  --help                show this help
+  --quiet               no request log (start and stop lines are still printed)
+  -v, --version         print the version
+  -h, --help            show this help
 `
 
 /** Errors of `listen` and of the host name lookup before it: the host or port cannot be used. */
@@ -80,11 +87,32 @@ interface Flags {
   version: boolean
 }
 
+/** Flags whose value is a number: `--port -1` reaches the range check instead of parseArgs' "ambiguous". */
+const NUMBER_FLAGS = new Set(['--port', '--journal-limit'])
+
+/** `--port -1` → `--port=-1`: parseArgs takes a value starting with `-` for a missing one. */
+function joinNegativeNumbers(argv: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1]
+    if (NUMBER_FLAGS.has(argv[i]!) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${argv[i]}=${next}`)
+      i++
+    } else out.push(argv[i]!)
+  }
+  return out
+}
+
+/** An IPv6 address in brackets, as URLs and `host:port` pairs write it; other hosts as they are. */
+function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
 function parseFlags(argv: string[]): Flags {
   let values: ReturnType<typeof parse>['values']
   function parse() {
     return parseArgs({
-      args: argv,
+      args: joinNegativeNumbers(argv),
       strict: true,
       allowPositionals: false,
       options: {
@@ -112,11 +140,18 @@ function parseFlags(argv: string[]): Flags {
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`)
   }
-  const host = values.host ?? '127.0.0.1'
+  // `[::1]`, as copied from a URL, is the address `::1`.
+  const host = (values.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1')
   if (host.trim() === '') throw new UsageError('--host must not be empty')
   for (const name of ['seed', 'state'] as const) {
     if (values[name] !== undefined && values[name].trim() === '')
       throw new UsageError(`--${name} needs a file name`)
+  }
+  if (values.state !== undefined) {
+    // Checked here, before anything starts, so that the one reason is the one printed.
+    const directory = dirname(resolve(values.state))
+    if (!existsSync(directory) || !statSync(directory).isDirectory())
+      throw new UsageError(`--state ${values.state}: the directory ${directory} does not exist`)
   }
   if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
     throw new UsageError('--adopt-seed needs both --seed and --state')
@@ -226,7 +261,8 @@ export async function serve(argv: string[]): Promise<void> {
       throw err.usage ? new UsageError(err.message) : new StartError(err.message)
     if (err.code === 'EACCES') throw new UsageError(err.message)
     const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
-    if (reason) throw new StartError(`cannot listen on ${flags.host}:${flags.port}: ${reason(flags.host)}`)
+    if (reason)
+      throw new StartError(`cannot listen on ${bracketed(flags.host)}:${flags.port}: ${reason(flags.host)}`)
     throw error
   }
 
@@ -279,7 +315,8 @@ export async function serve(argv: string[]): Promise<void> {
     stopping = true
     standalone.close().then(
       () => {
-        if (!flags.quiet) out(`reseller-mock stopped (${signal})`)
+        // --quiet silences the request log only: a script waits for this line as for the first.
+        out(`reseller-mock stopped (${signal})`)
         process.exit(0)
       },
       (error: Error) => {

@@ -90,15 +90,17 @@ export function emitEvent(mock: DomainContext, body: EmitEventBody): WebhookEven
   if (style !== undefined) {
     const data = body.data ?? sampleEventData(style, body.event)
     // The payload as the outbox will build it, checked now so that `data` errors name their field.
+    // `reportInput` lets a missing field read `is required`, not as a value of the wrong type.
     const probe =
       style === 'reseller'
-        ? ResellerEvent.safeParse({
-            event: body.event,
-            sandbox: false,
-            timestamp: '2026-01-01T00:00:00Z',
-            data,
-          })
-        : GeneralEvent.safeParse({ event: body.event, created_at: '2026-01-01T00:00:00+00:00', data })
+        ? ResellerEvent.safeParse(
+            { event: body.event, sandbox: false, timestamp: '2026-01-01T00:00:00Z', data },
+            { reportInput: true },
+          )
+        : GeneralEvent.safeParse(
+            { event: body.event, created_at: '2026-01-01T00:00:00+00:00', data },
+            { reportInput: true },
+          )
     if (!probe.success)
       for (const [field, messages] of Object.entries(fieldErrors(probe.error.issues))) {
         for (const message of messages) fail(field, message)

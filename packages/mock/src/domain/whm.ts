@@ -6,7 +6,8 @@
 import type { WhmPackageCreateBody, WhmUsage } from '@reseller-api/sdk/schemas'
 import { errors } from '../errors.js'
 import type { AccountRow, ClientRow, PackageRow, ResellerRow } from '../state/schemas.js'
-import { packageKey, type Store } from '../state/store.js'
+import type { Store } from '../state/store.js'
+import { packageKey } from '../state/tables.js'
 import type { Caller } from './caller.js'
 import type { DomainContext } from './context.js'
 

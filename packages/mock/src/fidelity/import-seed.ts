@@ -44,8 +44,11 @@ export interface Observed {
 
 const record = (value: unknown): Loose =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {}
-const count = (value: unknown, fallback = 0) =>
-  Number.isInteger(value) && (value as number) >= 0 ? (value as number) : fallback
+/** A count the seed can hold: a non-negative integer, or the digits of one sent as a string. */
+const count = (value: unknown, fallback = 0) => {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value
+  return Number.isInteger(n) && (n as number) >= 0 ? (n as number) : fallback
+}
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
 /** A webhook secret for the seed: the API never shows the real one. */
@@ -246,30 +249,16 @@ class SeedBuilder {
   }
 }
 
-/** Microseconds since the epoch of an ISO 8601 timestamp (any precision, any offset); NaN otherwise. */
-export function timestampMicros(value: unknown): number {
-  if (typeof value !== 'string') return Number.NaN
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/.exec(value)
-  if (!match) return Number.NaN
-  const seconds = Date.parse(`${match[1]}${match[3] === 'Z' ? 'Z' : match[3]}`)
-  return seconds * 1000 + Number((match[2] ?? '').padEnd(6, '0').slice(0, 6))
-}
-
 /**
- * Rows in creation order, oldest first: by `created_at`, then by numeric `id`, then reversed list
- * position (lists answer newest first). Sorting by the records' own times, not by the order the
- * list showed, lets `compare` see a list that the service orders differently from the mock.
+ * Rows in creation order, oldest first. Records with integer ids (tickets, invoices) are sorted by
+ * id: ids grow with creation, so a list that the service orders otherwise than newest first shows
+ * up in `compare` as a difference of order instead of being copied into the seed. Other records
+ * keep the order the list showed, reversed (lists answer newest first).
  */
-export function creationOrder<T extends Loose>(rows: T[] | undefined, timeField = 'created_at'): T[] {
+export function creationOrder<T extends Loose>(rows: T[] | undefined): T[] {
   const oldestFirst = [...(rows ?? [])].reverse()
-  const keyed = oldestFirst.map((row, position) => ({ row, position, time: timestampMicros(row[timeField]) }))
-  keyed.sort((a, b) => {
-    if (!Number.isNaN(a.time) && !Number.isNaN(b.time) && a.time !== b.time) return a.time - b.time
-    if (Number.isInteger(a.row.id) && Number.isInteger(b.row.id) && a.row.id !== b.row.id)
-      return (a.row.id as number) - (b.row.id as number)
-    return a.position - b.position
-  })
-  return keyed.map((k) => k.row)
+  if (!oldestFirst.every((row) => Number.isInteger(row.id))) return oldestFirst
+  return oldestFirst.sort((a, b) => (a.id as number) - (b.id as number))
 }
 
 /**
@@ -284,13 +273,13 @@ export function buildSeed(
   const build = new SeedBuilder(options.redact, options.warn)
   const oldestFirst = <T>(rows: T[] | undefined) => [...(rows ?? [])].reverse()
   const packages = build.packages(oldestFirst(observed.packages))
-  const accounts = build.accounts(creationOrder(observed.accounts))
+  const accounts = build.accounts(oldestFirst(observed.accounts))
   // An account on a package the list did not show still loads, on a package of that name.
   for (const a of accounts) {
     if (!packages.some((p) => p.name === a.whm_package) && PackageName.safeParse(a.whm_package).success)
       packages.push({ name: a.whm_package })
   }
-  const services = build.services(creationOrder(observed.services))
+  const services = build.services(oldestFirst(observed.services))
   const serviceIds = new Set(services.map((s) => s.id as string))
   const clientIds = [...new Set(accounts.flatMap((a) => (a.client_id == null ? [] : [a.client_id])))]
   const usage = record(observed.whm?.usage)

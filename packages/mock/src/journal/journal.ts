@@ -91,6 +91,8 @@ export type ParsedJournalFilter = {
   route?: string
   path?: string
   status?: number | null
+  /** A request id: only the entries that arrived after it. */
+  after?: string
 }
 
 /** The request journal of one mock. */
@@ -105,6 +107,15 @@ export interface Journal {
   list(filter?: ParsedJournalFilter): JournalEntry[]
   /** Forgets every entry; ids keep counting. */
   clear(): number
+  /** Tells the journal that a recorded request got its answer (its status was filled in). */
+  answered(): void
+  /**
+   * Counts every change: an entry recorded or answered, a clear. The inspector's stream compares it
+   * instead of listing the journal, so that a watching page costs nothing while the mock is idle.
+   */
+  readonly revision: number
+  /** Id of the oldest entry kept, or `null` when empty: entries older than it were cleared or dropped. */
+  oldestId(): string | null
 }
 
 function parseBody(text: string): unknown {
@@ -160,11 +171,20 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
   // Ring buffer: `slots` grows to `limit`, then `head` is the oldest entry and the next to overwrite.
   let slots: JournalRecord[] = []
   let head = 0
+  let revision = 0
   return {
     limit,
+    get revision() {
+      return revision
+    },
     nextId: () => `req_${++counter}`,
+    oldestId: () => (slots.length === 0 ? null : slots[head]!.id),
+    answered() {
+      if (limit > 0) revision++
+    },
     record(record) {
       if (limit === 0) return
+      revision++
       if (record.body.length > JOURNAL_BODY_MAX) record.body = ''
       if (slots.length < limit) {
         slots.push(record)
@@ -176,7 +196,14 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
     list(filter = {}) {
       const out: JournalEntry[] = []
       const n = slots.length
-      for (let i = 0; i < n; i++) {
+      // Ids count up in arrival order: walk back from the newest to the first one not after `after`.
+      let first = 0
+      if (filter.after !== undefined) {
+        const after = Number(filter.after.slice('req_'.length))
+        first = n
+        while (first > 0 && Number(slots[(head + first - 1) % n]!.id.slice('req_'.length)) > after) first--
+      }
+      for (let i = first; i < n; i++) {
         const record = slots[(head + i) % n]!
         if (matches(record, filter)) out.push(toEntry(record))
       }
@@ -184,6 +211,7 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
     },
     clear() {
       const cleared = slots.length
+      if (cleared > 0) revision++
       slots = []
       head = 0
       return cleared

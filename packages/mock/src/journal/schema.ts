@@ -82,6 +82,11 @@ export const JournalFilter = z.strictObject({
   status: z.optional(
     z.nullable(z.int().check(z.gte(100, 'must be 100 or more'), z.lte(599, 'must be 599 or less'))),
   ),
+  /**
+   * A request id (`req_42`): only the requests that arrived after it. What happened since a
+   * checkpoint, without listing the whole journal again (the inspector reads new entries this way).
+   */
+  after: z.optional(z.string().check(z.regex(/^req_\d{1,15}$/, 'must be a request id such as req_42'))),
 })
 /** Which entries to list; every given field must match. */
 export type JournalFilter = z.input<typeof JournalFilter>

@@ -2,18 +2,17 @@
  * Builds the OpenAPI 3.1 document from the route table, the operation texts of `operations.ts` and
  * the zod schemas (zod 4's `toJSONSchema`, which reads `zod/mini` schemas as well). The list of
  * operations is the route table: a route without an entry in `operations` is an error here, and
- * the error answers of each operation follow from its access rules (key → 401, scope → 403
- * `insufficient_scope`, sandbox refusal → 403 `sandbox_read_only`, path parameters → 404, body or
- * query or page → 422 `validation_error`, the WHM area → 422 `no_reseller_service` and 503
- * `whm_unavailable`), in the order of contract §5.
+ * the error answers of each operation follow from its access rules (`errors.ts`).
  *
  * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples it captured from a
  * demo mock (`examples.ts`) and writes the file.
  */
-import { ErrorBody, Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk/schemas'
-import * as z from 'zod/mini'
+import { Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk/schemas'
+import type * as z from 'zod/mini'
 import type { Route } from '../routing/route.js'
-import type { Answer, OperationDoc } from './operations.js'
+import { errorExample, errorSchema, errorsOf, FAULT_EXAMPLE } from './errors.js'
+import type { Answer, OperationDoc } from './operation-doc.js'
+import { isZod, REF, SchemaBook } from './schema-book.js'
 
 /** An OpenAPI document (loosely typed: it is written out as JSON). */
 export type OpenApiDocument = {
@@ -42,9 +41,12 @@ export interface OpenApiInput {
   /** Captured answers, keyed like `operations` (success) or `METHOD path 401`. */
   examples?: Record<string, CapturedExample>
   version: string
+  /**
+   * Answers closed to fields the SDK does not know (`additionalProperties: false`, as zod writes
+   * them): the drift test's and Prism's reading. The published document is open (default).
+   */
+  strict?: boolean
 }
-
-const REF = (id: string) => `#/components/schemas/${id}`
 const API_PREFIX = '/api/'
 
 /** Tags by path prefix, first match wins; the control endpoints are all `mock`. */
@@ -88,7 +90,7 @@ export function generateOpenApi(input: OpenApiInput): OpenApiDocument {
     )
   }
 
-  const schemas = new SchemaBook(input.names)
+  const schemas = new SchemaBook(input.names, input.strict ?? false)
   const paths: Record<string, Record<string, Operation>> = {}
   const add = (route: Route, doc: OperationDoc, key: string) => {
     const path = openApiPath(route.path)
@@ -118,8 +120,14 @@ export function generateOpenApi(input: OpenApiInput): OpenApiDocument {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
-      { url: 'https://api.reseller.test', description: 'The in-process mock (`createMockApi()`)' },
-      { url: 'http://127.0.0.1:4010', description: 'The standalone mock (`reseller-mock`)' },
+      {
+        url: 'http://127.0.0.1:4010',
+        description: 'The standalone mock (`reseller-mock`, its default port)',
+      },
+      {
+        url: 'https://api.reseller.test',
+        description: 'The in-process mock (`createMockApi()`): reached through `mock.fetch` or MSW only',
+      },
     ],
     tags: [...new Set(TAGS.map(([, tag]) => tag))].map((name) => ({ name, description: TAG_TEXT[name] })),
     security: [{ bearerAuth: [] }],
@@ -176,14 +184,15 @@ function operation(
     name,
     in: 'path',
     required: true,
-    schema: PARAMS[name] ? schemas.input(PARAMS[name]) : { type: 'string' },
+    // An empty segment matches no route: the router answers 404.
+    schema: PARAMS[name] ? schemas.input(PARAMS[name]) : { type: 'string', minLength: 1 },
   }))
   if ('page' in doc.answer) {
     parameters.push({
       name: 'page',
       in: 'query',
       required: false,
-      description: 'Page number, from 1; 20 items per page (spec §8). A page beyond the end is empty.',
+      description: 'Page number, from 1; 20 items per page. A page beyond the end is empty.',
       schema: schemas.input(PageNumber),
     })
   }
@@ -236,30 +245,27 @@ function operation(
   result.responses[String(doc.answer.status)] = {
     description: doc.answer.description,
     ...withHeaders,
-    ...success(doc.answer, schemas, captured?.status === doc.answer.status ? captured.body : undefined),
+    ...success(
+      doc.answer,
+      schemas,
+      captured?.status === doc.answer.status ? captured.body : doc.staticExample,
+    ),
   }
 
   for (const [status, codes] of errorsOf(route, doc, params.length > 0)) {
-    const example = examples[`${key} ${status}`]
+    const example = examples[`${key} ${status}`]?.body ?? errorExample(route, codes)
     result.responses[String(status)] = {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
       ...(isApi ? { headers: { 'X-Request-Id': headers['X-Request-Id'] } } : {}),
-      content: {
-        'application/json': {
-          schema: schemas.error(codes),
-          ...(example ? { example: example.body } : {}),
-        },
-      },
+      content: { 'application/json': { schema: errorSchema(codes), example } },
     }
   }
   result.responses.default = {
-    description: isApi
-      ? 'Any other status, with the same envelope: what a fault set on the mock answers (408, 429, 5xx…; ' +
-        'contract §6.2), or the standalone server refusing a foreign `Host` (403 `forbidden_host`)'
-      : 'The standalone server refusing a foreign `Host` (403 `forbidden_host`) or a cross-site browser ' +
-        'request (403 `cross_origin`), with the error envelope',
+    description:
+      'Any other status, with the same envelope: what a fault set on the mock answers (408, 429, 5xx…; ' +
+      'docs/openapi.md, "Faults")',
     ...(isApi ? { headers: { 'X-Request-Id': headers['X-Request-Id'] } } : {}),
-    content: { 'application/json': { schema: { $ref: REF('ErrorBody') } } },
+    content: { 'application/json': { schema: { $ref: REF('ErrorBody') }, example: FAULT_EXAMPLE } },
   }
   return result
 }
@@ -277,149 +283,6 @@ function success(answer: Answer, schemas: SchemaBook, example: unknown): Json {
       ? { type: 'string' }
       : isZod(answer.schema)
         ? schemas.output(answer.schema)
-        : answer.schema
-  return { content: { [answer.media]: { schema } } }
-}
-
-/** The error statuses of a route and their codes, in the order of contract §5. */
-export function errorsOf(route: Route, doc: OperationDoc, hasParams: boolean): Map<number, string[]> {
-  const out = new Map<number, string[]>()
-  const add = (status: number, ...codes: string[]) => {
-    const list = out.get(status) ?? []
-    for (const code of codes) if (!list.includes(code)) list.push(code)
-    out.set(status, list)
-  }
-  if (route.auth !== 'none') add(401, 'unauthenticated')
-  if (route.scope) add(403, 'insufficient_scope')
-  if (route.sandbox === 'refuse') add(403, 'sandbox_read_only')
-  if (hasParams) add(404, 'not_found')
-  if (doc.body || doc.query || 'page' in doc.answer) add(422, 'validation_error')
-  if (route.scope === 'reseller:hosting') {
-    add(422, 'no_reseller_service')
-    add(503, 'whm_unavailable')
-  }
-  for (const [status, codes] of Object.entries(doc.errors ?? {})) add(Number(status), ...codes)
-  return new Map([...out].sort(([a], [b]) => a - b))
-}
-
-function isZod(value: unknown): value is z.ZodMiniType {
-  return typeof value === 'object' && value !== null && '_zod' in value
-}
-
-/**
- * Turns zod schemas into JSON Schema for the document. Answers are converted in one registry pass
- * (`io: 'output'`) in which every named schema is a component, so a `Ticket` inside a page is a
- * `$ref`; request bodies and parameters are converted alone (`io: 'input'`: defaults make fields
- * optional, pipes show their input side) and inlined. Unused components are dropped.
- */
-class SchemaBook {
-  private readonly outputs = z.registry<{ id: string }>()
-  private readonly names = new Map<z.ZodMiniType, string>()
-  private readonly pending = new Map<string, Json>()
-  /** Named schemas an operation refers to directly. */
-  private readonly referenced = new Set<string>()
-  private next = 0
-
-  constructor(named: Record<string, unknown>) {
-    for (const [name, value] of Object.entries(named)) {
-      if (isZod(value) && !this.names.has(value) && !this.outputs.has(value)) {
-        this.names.set(value, name)
-        this.outputs.add(value, { id: name })
-      }
-    }
-    if (!this.outputs.has(ErrorBody)) this.outputs.add(ErrorBody, { id: 'ErrorBody' })
-  }
-
-  /** A placeholder filled in by `components()` (the registry is converted once, at the end). */
-  private later(schema: z.ZodMiniType): Json {
-    const name = this.names.get(schema)
-    if (name) {
-      this.referenced.add(name)
-      return { $ref: REF(name) }
-    }
-    const id = `__inline${this.next++}`
-    this.outputs.add(schema, { id })
-    const slot: Json = { $inline: id }
-    this.pending.set(id, slot)
-    return slot
-  }
-
-  envelope(data: z.ZodMiniType): Json {
-    return this.later(z.object({ success: z.literal(true), data }))
-  }
-
-  page(item: z.ZodMiniType): Json {
-    return this.later(
-      z.object({
-        success: z.literal(true),
-        data: z.array(item),
-        meta: this.namedSchema('PageMeta'),
-      }),
-    )
-  }
-
-  output(schema: z.ZodMiniType): Json {
-    return this.later(schema)
-  }
-
-  error(codes: string[]): Json {
-    return {
-      allOf: [
-        { $ref: REF('ErrorBody') },
-        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-      ],
-    }
-  }
-
-  input(schema: z.ZodMiniType): Json {
-    return clean(
-      z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json,
-    )
-  }
-
-  private namedSchema(name: string): z.ZodMiniType {
-    for (const [schema, n] of this.names) if (n === name) return schema
-    throw new Error(`OpenAPI: no schema named ${name}`)
-  }
-
-  /** Converts the registry, fills the inline slots, and returns the components in use. */
-  components(): Record<string, Json> {
-    const { schemas } = z.toJSONSchema(this.outputs, {
-      target: 'draft-2020-12',
-      io: 'output',
-      unrepresentable: 'any',
-      uri: (id) => REF(id),
-    }) as { schemas: Record<string, Json> }
-    for (const [id, slot] of this.pending) {
-      delete slot.$inline
-      Object.assign(slot, clean(schemas[id]!))
-    }
-    // Keep the components reachable from the operations (and from each other).
-    const used = new Set<string>()
-    const visit = (value: unknown) => {
-      if (Array.isArray(value)) for (const item of value) visit(item)
-      else if (value && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) {
-          if (k === '$ref' && typeof v === 'string' && v.startsWith(REF(''))) {
-            const name = v.slice(REF('').length)
-            if (!used.has(name)) {
-              used.add(name)
-              visit(schemas[name])
-            }
-          } else visit(v)
-        }
-      }
-    }
-    for (const slot of this.pending.values()) visit(slot)
-    for (const name of [...this.referenced, 'ErrorBody']) visit({ $ref: REF(name) })
-    const out: Record<string, Json> = {}
-    for (const name of [...used].sort()) out[name] = clean(schemas[name]!)
-    return out
-  }
-}
-
-/** Drops `$schema` and `$id` (the document is the scope), recursively copies nothing else. */
-function clean(schema: Json): Json {
-  const { $schema: _schema, $id: _id, ...rest } = schema
-  return rest
+        : schemas.answer(answer.schema as Json)
+  return { content: { [answer.media]: { schema, ...withExample } } }
 }

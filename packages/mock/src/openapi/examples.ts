@@ -4,19 +4,27 @@
  * the example. An example that does not answer the documented success status fails the build, so
  * the examples cannot drift from the mock either. For API routes, the same request without a key
  * gives the 401 example.
+ *
+ * The mock runs on a fixed time (`EXAMPLE_TIME`), not the build's clock: one commit builds one
+ * document, byte for byte.
  */
 import { createMockApi } from '../index.js'
 import type { Route } from '../routing/route.js'
 import type { CapturedExample } from './document.js'
-import type { OperationDoc } from './operations.js'
+import type { OperationDoc } from './operation-doc.js'
 
 const DEMO_KEY = 'svc_live_acme_full'
+/** The mock time the examples are captured at. */
+export const EXAMPLE_TIME = Date.UTC(2026, 0, 15, 9, 30)
 
 /** Runs every example request; the answers keyed like `operations` (`… 401` for the unauthenticated one). */
 export async function captureExamples(
   routes: readonly Route[],
   operations: Record<string, OperationDoc>,
 ): Promise<Record<string, CapturedExample>> {
+  // The clock reads Date.now (state/clock.ts): stand it still while the examples run.
+  const realNow = Date.now
+  Date.now = () => EXAMPLE_TIME
   // A base URL of its own: nothing else answers there.
   const mock = createMockApi({ baseUrl: 'https://openapi-examples.reseller.test' })
   const out: Record<string, CapturedExample> = {}
@@ -39,13 +47,15 @@ export async function captureExamples(
       if (!example) continue
       mock.reset()
       const apiKey = route.auth === 'none' ? undefined : (example.key ?? DEMO_KEY)
+      const before: unknown[] = []
       for (const step of example.before ?? []) {
         const answer = await send(step.method, step.path, apiKey ?? DEMO_KEY, step.body)
         if (answer.status >= 400)
           throw new Error(`OpenAPI example of ${key}: ${step.method} ${step.path} answered ${answer.status}`)
+        before.push(answer.body)
       }
       const params =
-        typeof example.params === 'function' ? example.params(mock.state()) : (example.params ?? {})
+        typeof example.params === 'function' ? example.params(mock.state(), before) : (example.params ?? {})
       const path =
         route.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
           const value = params[name]
@@ -67,6 +77,7 @@ export async function captureExamples(
     }
   } finally {
     mock.reset() // drops the delivery attempts the examples scheduled
+    Date.now = realNow
   }
   return out
 }

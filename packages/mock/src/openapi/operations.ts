@@ -30,7 +30,6 @@ import {
   TicketStatusChange,
   WebhookCreateBody,
   WebhookCreated,
-  WebhookEvent,
   WebhookTestBody,
   WhmAccount,
   WhmAccountDeleted,
@@ -39,74 +38,10 @@ import {
   WhmPackageDeleted,
   WhmUsage,
 } from '@reseller-api/sdk/schemas'
-import * as z from 'zod/mini'
-import type { MockState } from '../controls.js'
-import { EmitEventBody } from '../domain/events.js'
-import { FaultJson, FaultSpec } from '../faults/schema.js'
-import { ClockAdvanceBody, ClockState } from '../handlers/clock.js'
-import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../handlers/control.js'
-import { DeliveryView } from '../handlers/deliveries.js'
 import { LegacyAccountCreateBody } from '../handlers/hosting.js'
-import { Cleared } from '../handlers/journal.js'
-import { JournalEntry, JournalQuery } from '../journal/schema.js'
-
-/** The success answer of an operation. */
-export type Answer =
-  /** `{ success: true, data }` with `data` through `schema`. */
-  | { status: number; data: z.ZodMiniType; description: string }
-  /** `{ success: true, data: [...], meta }`, 20 per page, `page` query parameter. */
-  | { status: number; page: z.ZodMiniType; description: string }
-  /** Not the envelope: a body of this media type (`schema` for JSON). */
-  | { status: number; media: string; schema?: z.ZodMiniType | object; description: string }
-
-/** A request the build sends to a fresh demo mock to capture this operation's example answer. */
-export interface ExampleRequest {
-  /** API key (default: the demo's live key with every scope). */
-  key?: string
-  /** Path parameters, read from the demo state when they depend on it. */
-  params?: Record<string, string> | ((state: MockState) => Record<string, string>)
-  query?: string
-  body?: unknown
-  /** Requests to send first (same key), e.g. to create what the example reads. */
-  before?: { method: string; path: string; body?: unknown }[]
-}
-
-/** What the document says about one route. */
-export interface OperationDoc {
-  /** Unique, camelCase: code generators name methods after it. */
-  operationId: string
-  summary: string
-  description?: string
-  /** JSON request body, as the route parses it (`call.body(schema)`). */
-  body?: z.ZodMiniType
-  /** The route reads an empty body as `{}`. */
-  bodyOptional?: true
-  /** Query parameters (an object schema), as the route parses them (`call.query(schema)`). */
-  query?: z.ZodMiniType
-  answer: Answer
-  /** Business-rule error codes by status, beyond those the route's access and area imply. */
-  errors?: Record<number, string[]>
-  example?: ExampleRequest
-}
-
-const ticketUuid = (state: MockState, status = 'open') => {
-  const row = state.tables.tickets.find((t) => t.reseller_id === 1 && t.status === status)
-  if (!row) throw new Error(`the demo seed has no ${status} ticket`)
-  return row.uuid
-}
-const account = (state: MockState, status: 'active' | 'suspended') => {
-  const row = state.tables.accounts.find((a) => a.reseller_id === 1 && a.status === status)
-  if (!row) throw new Error(`the demo seed has no ${status} account`)
-  return row
-}
-const acmeDelivery = [
-  // A ticket creation sends `ticket.created` to the demo's general webhook `wh_demo`.
-  {
-    method: 'POST',
-    path: '/api/v1/support/tickets',
-    body: { subject: 'Example', message: 'Makes a delivery', department: 'general' },
-  },
-]
+import { controlOperations } from './control-operations.js'
+import { account, acmeDelivery, ticketUuid } from './demo-state.js'
+import type { OperationDoc } from './operation-doc.js'
 
 const provisioning = {
   422: ['quota_exceeded', 'domain_taken', 'insufficient_funds'],
@@ -371,143 +306,21 @@ export const operations: Record<string, OperationDoc> = {
     example: { query: 'page=2' },
   },
 
-  // ── Control endpoints of the mock (contract §4, §6) ──
-  'POST /__mock/reset': {
-    operationId: 'mockReset',
-    summary: 'Put the state back to the seed; clear the journal and the faults',
-    answer: { status: 200, data: ResetDone, description: 'Done' },
-    example: {},
-  },
-  'POST /__mock/tickets/:uuid/replies': {
-    operationId: 'mockStaffReply',
-    summary: 'Reply to a ticket as the support staff',
-    description: 'A non-internal reply moves an `open` ticket to `in_progress` and emits `ticket.replied`.',
-    body: StaffReplyBody,
-    answer: { status: 201, data: StaffReply, description: 'The message' },
-    errors: { 422: ['invalid_state'] },
-    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { message: 'We are on it.' } },
-  },
-  'PATCH /__mock/tickets/:uuid': {
-    operationId: 'mockSetTicketStatus',
-    summary: "Set a ticket's status as the support staff",
-    body: TicketStatusBody,
-    answer: { status: 200, data: Ticket, description: 'The ticket' },
-    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { status: 'resolved' } },
-  },
-  'GET /__mock/state': {
-    operationId: 'mockState',
-    summary: 'The whole state: every table, counter and the clock offset (keys and secrets included)',
-    answer: {
-      status: 200,
-      media: 'application/json',
-      schema: {
-        type: 'object',
-        required: ['success', 'data'],
-        properties: {
-          success: { const: true },
-          data: { type: 'object', required: ['tables'], properties: { tables: { type: 'object' } } },
-        },
-      },
-      description: 'The state (the shape of the store, not part of the API)',
-    },
-  },
-  'GET /__mock/requests': {
-    operationId: 'mockListRequests',
-    summary: 'The request journal, oldest first, filtered by the query',
-    query: JournalQuery,
-    answer: { status: 200, data: z.array(JournalEntry), description: 'Journal entries' },
-    example: { before: [{ method: 'GET', path: '/api/v1/reseller/whm/usage' }] },
-  },
-  'DELETE /__mock/requests': {
-    operationId: 'mockClearRequests',
-    summary: 'Empty the request journal',
-    answer: { status: 200, data: Cleared, description: 'How many entries went' },
-    example: {},
-  },
-  'POST /__mock/faults': {
-    operationId: 'mockAddFault',
-    summary: 'Add a fault: delay, error answer or dropped connection for matching API requests',
-    body: FaultSpec,
-    answer: { status: 201, data: FaultJson, description: 'The fault with its id' },
-    example: {
-      body: {
-        match: { route: '/api/v1/support/tickets' },
-        times: 1,
-        respond: { status: 429, retryAfter: 2 },
-      },
-    },
-  },
-  'GET /__mock/faults': {
-    operationId: 'mockListFaults',
-    summary: 'The faults, in the order they apply',
-    answer: { status: 200, data: z.array(FaultJson), description: 'The faults' },
-    example: { before: [{ method: 'POST', path: '/__mock/faults', body: { delayMs: 250 } }] },
-  },
-  'DELETE /__mock/faults': {
-    operationId: 'mockClearFaults',
-    summary: 'Remove every fault',
-    answer: { status: 200, data: Cleared, description: 'How many faults went' },
-    example: {},
-  },
-  'DELETE /__mock/faults/:id': {
-    operationId: 'mockRemoveFault',
-    summary: 'Remove one fault',
-    answer: { status: 200, data: FaultJson, description: 'The fault removed' },
-  },
-  'GET /__mock/clock': {
-    operationId: 'mockClock',
-    summary: 'The mock time and its lead over real time',
-    answer: { status: 200, data: ClockState, description: 'The clock' },
-  },
-  'POST /__mock/clock/advance': {
-    operationId: 'mockAdvanceClock',
-    summary: 'Move the mock time forward; due webhook retries are attempted before it answers',
-    body: ClockAdvanceBody,
-    answer: { status: 200, data: ClockState, description: 'The clock after the advance' },
-    example: { body: { seconds: 60 } },
-  },
-  'POST /__mock/events': {
-    operationId: 'mockEmitEvent',
-    summary: 'Emit any event through the real delivery path',
-    body: EmitEventBody,
-    answer: { status: 201, data: WebhookEvent, description: 'The event as delivered' },
-    example: { body: { reseller_id: 1, event: 'wallet.credited' } },
-  },
-  'GET /__mock/deliveries': {
-    operationId: 'mockListDeliveries',
-    summary: 'Every delivery of every reseller, newest first, with its signature header',
-    answer: { status: 200, data: z.array(DeliveryView), description: 'The deliveries' },
-  },
-  'POST /__mock/deliveries/:delivery_id/redeliver': {
-    operationId: 'mockRedeliver',
-    summary: 'Deliver the same bytes again now, as a new delivery',
-    answer: { status: 201, data: DeliveryView, description: 'The new delivery' },
-  },
-  'GET /__mock/openapi.json': {
-    operationId: 'mockOpenApi',
-    summary: 'This document, with `servers` set to the mock that serves it',
-    answer: {
-      status: 200,
-      media: 'application/json',
-      schema: { type: 'object', required: ['openapi', 'paths'] },
-      description: 'The OpenAPI 3.1 document',
-    },
-  },
+  ...controlOperations,
 }
 
 /**
- * Endpoints of the standalone server that are not in the route table (the inspector, served by
- * `server/inspector.ts` in front of it). Listed here so that the document covers every path.
+ * Endpoints of the standalone server that are not in the route table (served by
+ * `server/inspector.ts` in front of it). The inspector's HTML page (`GET /__mock/`) is left out: it
+ * is a page for people, not part of the JSON API (docs/openapi.md, "What the document covers").
  */
 export const serverOnlyOperations: Record<string, OperationDoc> = {
-  'GET /__mock/': {
-    operationId: 'mockInspector',
-    summary: 'The inspector: an HTML page that shows and drives the running mock (standalone server only)',
-    answer: { status: 200, media: 'text/html', description: 'The page' },
-  },
   'GET /__mock/stream': {
     operationId: 'mockStream',
     summary: 'Server-sent events: `event: change` after each change of the state (standalone server only)',
+    description:
+      'The inspector page listens here. The stream stays open; each event names no data, the page reads ' +
+      '`GET /__mock/state` again.',
     answer: { status: 200, media: 'text/event-stream', description: 'The event stream' },
   },
 }

@@ -27,6 +27,28 @@ function headerLookup(init: HeadersInit | undefined): MockRequest['headers'] {
 }
 
 /**
+ * `headers` with the `Content-Type` that `fetch` gives a body sent without one (Fetch standard,
+ * "extract a body"): a string is `text/plain`, `URLSearchParams` a form, a `Blob` its own type.
+ * The mock then reads the request exactly as a server reached by `fetch` would.
+ */
+function withBodyType(
+  headers: MockRequest['headers'],
+  body: BodyInit | null | undefined,
+): MockRequest['headers'] {
+  if (body === undefined || body === null || headers.get('content-type') !== null) return headers
+  const type =
+    typeof body === 'string'
+      ? 'text/plain;charset=UTF-8'
+      : body instanceof URLSearchParams
+        ? 'application/x-www-form-urlencoded;charset=UTF-8'
+        : body instanceof Blob && body.type !== ''
+          ? body.type
+          : null
+  if (type === null) return headers
+  return { get: (name) => (name.toLowerCase() === 'content-type' ? type : headers.get(name)) }
+}
+
+/**
  * Settles with `pending`, or rejects with the signal's reason as soon as `signal` aborts (a request
  * delayed by a fault must not outlive its caller's timeout; the mock still handles it, as a server
  * would).
@@ -65,11 +87,12 @@ export function createFetch(handle: MockHandler, base: BaseUrl): typeof fetch {
       url = new URL(input.url)
       method = init?.method ?? input.method
       headers = init?.headers !== undefined ? headerLookup(init.headers) : input.headers
+      if (init?.body !== undefined) headers = withBodyType(headers, init.body)
       body = init?.body !== undefined ? await bodyText(init.body) : input.body ? await input.text() : ''
     } else {
       url = input instanceof URL ? input : new URL(input)
       method = init?.method ?? 'GET'
-      headers = headerLookup(init?.headers)
+      headers = withBodyType(headerLookup(init?.headers), init?.body)
       body = await bodyText(init?.body)
     }
     const path = pathBelow(base, url)

@@ -79,6 +79,19 @@ function parseJson(text: string, optional: boolean): unknown {
   }
 }
 
+/** `application/json`, or any `+json` type (`application/merge-patch+json`), parameters aside. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/**
+ * A body sent under another media type (`text/plain`, a form) is refused with 415 before it is read:
+ * the API reads JSON only. A request without `Content-Type` is read as JSON.
+ */
+function refuseNonJson(request: MockRequest): void {
+  const type = request.headers.get('content-type')
+  if (request.body.trim() === '' || type === null || JSON_MEDIA_TYPE.test(type)) return
+  throw errors.unsupportedMediaType(type)
+}
+
 /**
  * Query parameters as an object; a repeated name keeps its last value. `fromEntries` defines every
  * name as an own property, so `?__proto__=x` is an unknown parameter rather than a prototype write.
@@ -103,6 +116,7 @@ export function createCall(
       return caller
     },
     body(schema, options) {
+      refuseNonJson(request)
       const result = validate(schema, parseJson(request.body, options?.optional ?? false))
       if (!result.success) throw errors.validation(result.fields)
       return result.data

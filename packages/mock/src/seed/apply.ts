@@ -7,7 +7,8 @@ import { keyMode } from '@reseller-api/sdk/schemas'
 import { accountUsage, deriveUsername } from '../domain/hosting.js'
 import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
 import type { MockRandom } from '../state/random.js'
-import { formatMicros, parseMicros, type Store } from '../state/store.js'
+import type { Store } from '../state/store.js'
+import { formatMicros, parseMicros } from '../state/timestamps.js'
 import type { Seed } from './schema.js'
 
 /** A timestamp given by the seed, normalized to microseconds. */

@@ -19,7 +19,8 @@
 import { createClock } from '../state/clock.js'
 import { cloneRow, deepFreeze } from '../state/clone.js'
 import { createRandom, DEFAULT_RANDOM_SEED, localCounter } from '../state/random.js'
-import { createStore, parseMicros, type Store } from '../state/store.js'
+import { createStore, type Store } from '../state/store.js'
+import { parseMicros } from '../state/timestamps.js'
 import { applySeed, normalizeTimestamp, resolveSeed, timestampFormatter } from './apply.js'
 import { parseSeed, type Seed } from './schema.js'
 

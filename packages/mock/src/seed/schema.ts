@@ -251,6 +251,9 @@ function crossCheck(seed: unknown): SeedIssue[] {
   const serviceIds = new Map<string, PropertyKey[]>()
   const invoiceIds = new Map<number, PropertyKey[]>()
   const webhookIds = new Map<string, PropertyKey[]>()
+  const ticketIds = new Map<number, PropertyKey[]>()
+  const messageIds = new Map<number, PropertyKey[]>()
+  const deliveryIds = new Map<string, PropertyKey[]>()
   list(record(seed).resellers).forEach((item, r) => {
     const reseller = record(item)
     const at = (...rest: PropertyKey[]) => ['resellers', r, ...rest]
@@ -301,6 +304,10 @@ function crossCheck(seed: unknown): SeedIssue[] {
     list(reseller.tickets).forEach((item, i) => {
       const t = record(item)
       unique(ticketUuids, text(t.uuid), at('tickets', i, 'uuid'), 'ticket uuid')
+      unique(ticketIds, int(t.id), at('tickets', i, 'id'), 'ticket id')
+      list(t.messages).forEach((m, j) => {
+        unique(messageIds, int(record(m).id), at('tickets', i, 'messages', j, 'id'), 'message id')
+      })
       const service = text(t.service_id)
       if (service !== undefined && !services.has(service)) {
         add(at('tickets', i, 'service_id'), `not the id of a service of this reseller`)
@@ -312,6 +319,14 @@ function crossCheck(seed: unknown): SeedIssue[] {
     list(reseller.webhooks).forEach((item, i) => {
       const w = record(item)
       unique(webhookIds, text(w.id), at('webhooks', i, 'id'), 'webhook id')
+      list(w.deliveries).forEach((d, j) => {
+        unique(
+          deliveryIds,
+          text(record(d).delivery_id),
+          at('webhooks', i, 'deliveries', j, 'delivery_id'),
+          'delivery id',
+        )
+      })
       const events = list(w.events)
       if (new Set(events).size !== events.length)
         add(at('webhooks', i, 'events'), 'must not list an event twice')

@@ -1,16 +1,15 @@
 /**
- * The inspector of the standalone server (contract §6.5): `GET /__mock/` answers a page that shows
- * and drives the running mock, its two assets come from the package's `dist/inspector/`, and
- * `GET /__mock/stream` is a server-sent event stream that says "something changed" (a committed
- * store change, an answered request: a journal entry, a fault or clock change; or the same made
- * in-process beside the server) at most every {@link NOTIFY_DEBOUNCE_MS}. The page then reads the control endpoints again; the stream itself
- * carries no state, so it has nothing to keep in sync with them.
+ * The inspector of the standalone server (docs/running-the-mock.md, "Inspector"): the page and its
+ * assets (server/inspector-page.ts), and `GET /__mock/stream`, a server-sent event stream that says
+ * what changed (a committed store change, a journal entry or answer, a fault or clock change; made
+ * over HTTP or in-process beside the server) at most every {@link NOTIFY_DEBOUNCE_MS}. Each `change`
+ * event carries the counters of the four parts the page shows, so the page reads again only the
+ * parts whose counter moved. Nothing here lists the journal or the state: an open page on an idle
+ * mock costs a comparison of a few numbers every {@link WATCH_MS}.
  */
-import { existsSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { fileURLToPath } from 'node:url'
-import { TicketStatus } from '@reseller-api/sdk/schemas'
 import type { MockContext } from '../context.js'
+import { servePage } from './inspector-page.js'
 import type { ServerExtension } from './listen.js'
 
 /** Path of the event stream (`POST /__mock/events` is `mock.emit`'s). */
@@ -19,108 +18,54 @@ export const STREAM_PATH = '/__mock/stream'
 export const NOTIFY_DEBOUNCE_MS = 50
 /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
 const HEARTBEAT_MS = 15_000
-
-/** Everything the page may load: itself, its own two assets and the control endpoints. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
-
-/** Values the page needs from the SDK's schemas, so that the page restates none of them. */
-const PAGE_CONFIG = JSON.stringify({ ticket_statuses: TicketStatus.options }).replaceAll('<', '\\u003c')
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>reseller-mock inspector</title>
-<link rel="stylesheet" href="inspector/app.css">
-<script type="module" src="inspector/app.js"></script>
-</head>
-<body>
-<noscript>The inspector needs JavaScript. The same data is at <a href="state">/__mock/state</a>.</noscript>
-<script type="application/json" id="inspector-config">${PAGE_CONFIG}</script>
-<div id="app"></div>
-</body>
-</html>
-`
-
-const ASSETS: Record<string, string> = {
-  '/__mock/inspector/app.js': 'text/javascript; charset=utf-8',
-  '/__mock/inspector/app.css': 'text/css; charset=utf-8',
-}
-
-/**
- * The built assets: `dist/inspector/` beside the bundled server in the package, or the package's
- * `dist/` when this module runs from its source (the repository's tests, after `pnpm build`).
- */
-function assetDirectory(): string | undefined {
-  const candidates = [
-    new URL('./inspector/', import.meta.url),
-    new URL('../../dist/inspector/', import.meta.url),
-  ]
-  for (const candidate of candidates) {
-    if (candidate.protocol === 'file:' && existsSync(new URL('app.js', candidate)))
-      return fileURLToPath(candidate)
-  }
-  return undefined
-}
-
-let assetCache: Map<string, Buffer> | undefined
-
-function readAsset(path: string): Buffer | undefined {
-  assetCache ??= new Map()
-  const hit = assetCache.get(path)
-  if (hit) return hit
-  const dir = assetDirectory()
-  if (!dir) return undefined
-  const body = readFileSync(`${dir}/${path.slice('/__mock/inspector/'.length)}`)
-  assetCache.set(path, body)
-  return body
-}
-
-function sendText(res: ServerResponse, status: number, type: string, body: string | Buffer, head: boolean) {
-  res.writeHead(status, {
-    'content-type': type,
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'content-security-policy': CONTENT_SECURITY_POLICY,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-  })
-  res.end(head ? undefined : body)
-}
-
-/** How often the open page's view is compared with the mock, for changes made in-process. */
+/** How often the counters are compared while a page is connected, for changes made in-process. */
 const WATCH_MS = 300
+/**
+ * The header the page sends with its own reads: the request log leaves them out, since they are
+ * the page's traffic and not the user's (docs/spec-decisions.md, "Inspector reads in the request log").
+ */
+export const INSPECTOR_READ_HEADER = 'x-reseller-mock-inspector'
+
+/** The counters a `change` event carries: one per part of the page. */
+export interface ChangeCounters {
+  /** The store's version: state, tickets, webhooks, deliveries. */
+  store: number
+  /** The journal's revision: an entry recorded or answered, a clear. */
+  journal: number
+  /** The oldest journal entry kept: the page forgets those before it (cleared, or dropped when full). */
+  journal_oldest: string | null
+  /** Faults added, removed, used: `id:applied` of each. */
+  faults: string
+  /** The clock's offset from real time, ms. */
+  clock: number
+}
 
 /** The inspector of a mock (its context) as a {@link ServerExtension} of its server. */
 export function createInspector(context: MockContext): ServerExtension {
   const streams = new Set<ServerResponse>()
   let pending: ReturnType<typeof setTimeout> | undefined
 
-  /**
-   * What the page shows, in a few values: the store's version, the clock, the newest journal entry
-   * (with its status, filled in when the answer is ready) and the faults (with their use counts).
-   */
-  const fingerprint = (): string => {
-    const last = context.journal.limit > 0 ? context.journal.list().at(-1) : undefined
-    const faults = context.faults.list().map((f) => `${f.id}:${f.applied}`)
-    return `${context.store.version}|${context.clock.offsetMs}|${last?.id}:${last?.status}|${faults.join(',')}`
-  }
+  // The fault list is what the user added (a handful): cheap to join.
+  const counters = (): ChangeCounters => ({
+    store: context.store.version,
+    journal: context.journal.revision,
+    journal_oldest: context.journal.oldestId(),
+    faults: context.faults
+      .list()
+      .map((f) => `${f.id}:${f.applied}`)
+      .join(','),
+    clock: context.clock.offsetMs,
+  })
+  const fingerprint = (c: ChangeCounters) => `${c.store}|${c.journal}|${c.faults}|${c.clock}`
   let shown = ''
+
+  const changeEvent = (c: ChangeCounters) => `event: change\ndata: ${JSON.stringify(c)}\n\n`
 
   const broadcast = () => {
     pending = undefined
-    shown = fingerprint()
-    const message = `event: change\ndata: ${JSON.stringify({ version: context.store.version, offset_ms: context.clock.offsetMs })}\n\n`
+    const now = counters()
+    shown = fingerprint(now)
+    const message = changeEvent(now)
     for (const res of streams) res.write(message)
   }
   const notify = () => {
@@ -131,10 +76,10 @@ export function createInspector(context: MockContext): ServerExtension {
   // Committed store changes (requests, delivery attempts, in-process calls) are heard at once.
   const unsubscribe = context.store.onChange(notify)
   // The journal, the faults and the clock have no change events: a test that calls mock.fetch,
-  // mock.faults.add() or mock.clock.advance() beside the server is caught by comparing, only while
-  // a page is connected.
+  // mock.faults.add() or mock.clock.advance() beside the server is caught by comparing counters,
+  // only while a page is connected.
   const watch = setInterval(() => {
-    if (streams.size > 0 && !pending && fingerprint() !== shown) notify()
+    if (streams.size > 0 && !pending && fingerprint(counters()) !== shown) notify()
   }, WATCH_MS)
   watch.unref?.()
   const heartbeat = setInterval(() => {
@@ -149,8 +94,9 @@ export function createInspector(context: MockContext): ServerExtension {
       'x-accel-buffering': 'no',
     })
     // The page reconnects after a second when the server restarts; it reads everything on open.
-    shown = fingerprint()
-    res.write(`retry: 1000\nevent: change\ndata: ${JSON.stringify({ version: context.store.version })}\n\n`)
+    const now = counters()
+    shown = fingerprint(now)
+    res.write(`retry: 1000\n${changeEvent(now)}`)
     streams.add(res)
     req.on('close', () => streams.delete(res))
   }
@@ -159,36 +105,17 @@ export function createInspector(context: MockContext): ServerExtension {
     serve(req, res, path) {
       const method = req.method ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') return false
-      const head = method === 'HEAD'
-      if (path === '/__mock') {
-        res.writeHead(308, { location: '/__mock/', 'content-length': 0 })
-        res.end()
-        return true
-      }
-      if (path === '/__mock/') {
-        sendText(res, 200, 'text/html; charset=utf-8', PAGE, head)
-        return true
-      }
-      const type = ASSETS[path]
-      if (type) {
-        const body = readAsset(path)
-        if (body) sendText(res, 200, type, body, head)
-        else
-          sendText(
-            res,
-            404,
-            'text/plain; charset=utf-8',
-            'inspector assets not built: run pnpm build\n',
-            head,
-          )
-        return true
-      }
-      if (path === STREAM_PATH && !head) {
+      if (path === STREAM_PATH && method === 'GET') {
         openStream(req, res)
         return true
       }
-      return false
+      return servePage(req, res, path)
     },
+    // Only reads of the control endpoints: an API request is never the page's, whatever it sends.
+    quiet: (req) =>
+      req.method === 'GET' &&
+      req.headers[INSPECTOR_READ_HEADER] !== undefined &&
+      (req.url ?? '').startsWith('/__mock/'),
     // API requests are journaled; a control request other than a read may change anything. The
     // page's own reads (GET /__mock/…) change nothing: notifying them would loop.
     answered(method, path) {

@@ -4,7 +4,8 @@
  * the saved state is one the mock can run on (the checks of a snapshot, times in range).
  */
 import type { SeedInput } from '../seed/schema.js'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Store } from '../state/store.js'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../state/snapshot.js'
+import type { Store } from '../state/store.js'
 import type { SavedState } from './state-db.js'
 import { StateFileError } from './state-path.js'
 

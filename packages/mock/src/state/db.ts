@@ -16,7 +16,7 @@
  */
 import { Query } from '@msw/data'
 import { cloneRow, deepFreeze } from './clone.js'
-import type { Tables } from './store.js'
+import type { Tables } from './tables.js'
 
 /** A record as `mock.db` hands it out: a deep-frozen copy. */
 export type DbRecord<T> = T extends readonly (infer U)[]

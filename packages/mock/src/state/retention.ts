@@ -16,7 +16,8 @@
  * so that is the front of the group, and lists and pages (counted from the group) stay consistent.
  */
 import type { DeliveryRow } from './schemas.js'
-import { deliveryOwnerKey, type Store } from './store.js'
+import type { Store } from './store.js'
+import { deliveryOwnerKey } from './tables.js'
 
 /** The documented limits (docs/webhooks.md, docs/running-the-mock.md). */
 export const RETENTION_LIMITS = {

@@ -12,117 +12,18 @@
 import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange } from './changes.js'
 import { type Clock, strictlyAfter } from './clock.js'
 import {
-  AccountRow,
-  ApiKeyRow,
-  ClientRow,
-  DeliveryRow,
-  EventRow,
-  InvoiceRow,
-  MessageRow,
-  PackageRow,
-  ResellerRow,
-  ResellerWebhookRow,
-  ServiceRow,
-  SettingsRow,
-  TicketRow,
-  WebhookRow,
-} from './schemas.js'
-import { type AnyTable, StoreError, Table, type TableHost } from './table.js'
+  parseSnapshot,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type StoreSnapshot,
+  tableRows,
+} from './snapshot.js'
+import { type AnyTable, StoreError, type TableHost } from './table.js'
+import { createTables, type Tables } from './tables.js'
+import { formatMicros } from './timestamps.js'
 
-/** Format marker of a {@link StoreSnapshot}. */
-export const SNAPSHOT_FORMAT = 'reseller-mock-store'
-/** Layout version of a {@link StoreSnapshot}. */
-export const SNAPSHOT_VERSION = 1
-
-/** The whole state as plain JSON: every table's rows (oldest first), the id counters, the clock offset. */
-export interface StoreSnapshot {
-  format: typeof SNAPSHOT_FORMAT
-  version: typeof SNAPSHOT_VERSION
-  tables: Record<string, unknown[]>
-  counters: Record<string, number>
-  /** The last timestamp handed out, in microseconds since the epoch: timestamps keep increasing after a restore. */
-  last_micros: number
-  /** How far mock time ran ahead of real time when the snapshot was taken (restored if the clock allows). */
-  clock_offset_ms: number
-}
-
-function createTables(host: TableHost) {
-  return {
-    /** One row, key `settings`: what the seed sets for the whole mock (`domain_price`). */
-    settings: new Table('settings', SettingsRow, (r) => r.key, host),
-    resellers: new Table('resellers', ResellerRow, (r) => r.id, host),
-    apiKeys: new Table('apiKeys', ApiKeyRow, (r) => r.key, host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    clients: new Table('clients', ClientRow, (r) => r.id, host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    /** Key `${reseller_id}/${name}`. */
-    packages: new Table('packages', PackageRow, (r) => packageKey(r.reseller_id, r.name), host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    /** Key: username (unique across all resellers); unique `domain` (lower case) across all resellers. */
-    accounts: new Table('accounts', AccountRow, (r) => r.username, host, {
-      unique: { domain: (r) => r.domain.toLowerCase() },
-      groups: {
-        reseller: (r) => r.reseller_id,
-        package: (r) => packageKey(r.reseller_id, r.whm_package),
-      },
-    }),
-    tickets: new Table('tickets', TicketRow, (r) => r.id, host, {
-      unique: { uuid: (r) => r.uuid },
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    messages: new Table('messages', MessageRow, (r) => r.id, host, {
-      groups: { ticket: (r) => r.ticket_id },
-    }),
-    services: new Table('services', ServiceRow, (r) => r.id, host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    invoices: new Table('invoices', InvoiceRow, (r) => r.id, host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    /** Key: reseller id; at most one reseller-style webhook per reseller. */
-    resellerWebhooks: new Table('resellerWebhooks', ResellerWebhookRow, (r) => r.reseller_id, host),
-    webhooks: new Table('webhooks', WebhookRow, (r) => r.id, host, {
-      groups: { reseller: (r) => r.reseller_id },
-    }),
-    deliveries: new Table('deliveries', DeliveryRow, (r) => r.delivery_id, host, {
-      // `owner` (reseller and webhook) bounds the history per webhook: `state/retention.ts`.
-      groups: { webhook: (r) => r.webhook_id, owner: deliveryOwnerKey },
-    }),
-    /** The event outbox, oldest first; see `state/events.ts`. */
-    events: new Table('events', EventRow, (r) => r.id, host, { groups: { reseller: (r) => r.reseller_id } }),
-  }
-}
-
-/** Every table of a store. */
-export type Tables = ReturnType<typeof createTables>
-
-/** Primary key of a package row. */
-export function packageKey(resellerId: number, name: string): string {
-  return `${resellerId}/${name}`
-}
-
-/** Group key of a delivery's webhook: the reseller webhook is one per reseller, general ids are unique. */
-export function deliveryOwnerKey(row: Pick<DeliveryRow, 'reseller_id' | 'webhook_id'>): string {
-  return `${row.reseller_id}/${row.webhook_id}`
-}
-
-/** Formats microseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
-export function formatMicros(micros: number): string {
-  const iso = new Date(Math.floor(micros / 1000)).toISOString()
-  return `${iso.slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`
-}
-
-/** Reads a `…ffffffZ` timestamp back as microseconds since the epoch. */
-export function parseMicros(timestamp: string): number {
-  const match = /^(.{19})(?:\.(\d{1,6})\d*)?Z$/.exec(timestamp)
-  if (!match) return Number.NaN
-  return Date.parse(`${match[1]}Z`) * 1000 + Number((match[2] ?? '').padEnd(6, '0'))
-}
-
-export interface Store extends Tables {
+/** What a store does besides holding its tables: see {@link Store}. */
+export interface StoreApi {
   readonly tables: Tables
   /** The mock's clock. */
   readonly clock: Clock
@@ -173,26 +74,183 @@ export interface Store extends Tables {
   applyChange(change: StoreChange): void
 }
 
+/** The whole state of one mock: every table as a property (`store.tickets`), and {@link StoreApi}. */
+export type Store = StoreApi & Tables
+
 interface Transaction {
   undo: (() => void)[]
   commit: (() => void)[]
 }
 
 /**
- * Creates an empty store reading time from `clock`. `validate: false` stores inserted rows without
- * parsing them with the storage schema (key checks stay): only for rows built from data already
- * validated, such as a large seed applied to a scratch store (`seed/prepared.ts`).
+ * A store's bookkeeping: the open transaction, the id counters, the last timestamp, the change
+ * listeners. Its tables report every write to it (it is their {@link TableHost}).
  */
-export function createStore(clock: Clock, options: { validate?: boolean } = {}): Store {
-  let tx: Transaction | undefined
-  let version = 0
-  let lastMicros = 0
-  let counters: Record<string, number> = {}
-  const listeners = new Set<() => void>()
+class StoreCore implements StoreApi, TableHost {
+  readonly tables: Tables
+  readonly clock: Clock
+  readonly validate: boolean
+  #tx: Transaction | undefined
+  #version = 0
+  #lastMicros = 0
+  #counters: Record<string, number> = {}
+  readonly #listeners = new Set<() => void>()
+  readonly #commitListeners = new Set<CommitListener>()
+  readonly #changes = new ChangeTracker()
+  readonly #tableList: AnyTable[]
 
-  const notify = () => {
-    version++
-    for (const listener of listeners) {
+  constructor(clock: Clock, validate: boolean) {
+    this.clock = clock
+    this.validate = validate
+    this.tables = createTables(this)
+    this.#tableList = Object.values(this.tables) as AnyTable[]
+    for (const table of this.#tableList) this.#changes.watch(table, (fn) => this.transact(fn))
+  }
+
+  get version(): number {
+    return this.#version
+  }
+
+  /** {@link TableHost}: a table changed; undone with a failing transaction, committed with it. */
+  wrote(undo: () => void, commit?: () => void): void {
+    if (this.#tx) {
+      this.#tx.undo.push(undo)
+      if (commit) this.#tx.commit.push(commit)
+    } else {
+      commit?.()
+      this.#notify()
+    }
+  }
+
+  timestamp(): string {
+    const micros = strictlyAfter(Math.floor(this.clock.nowMs() * 1000), this.#lastMicros)
+    this.#lastMicros = micros
+    return formatMicros(micros)
+  }
+
+  observeTimestamp(micros: number): void {
+    if (micros > this.#lastMicros) this.#lastMicros = micros
+  }
+
+  nextId(counter: string): number {
+    // Drawn outside any transaction (a route run with `transaction: false`): while commits are
+    // captured, a change of its own, so the state file keeps it and a restart never repeats the id.
+    if (!this.#tx && this.#changes.active) return this.transact(() => this.nextId(counter))
+    const counters = this.#counters
+    const had = counter in counters
+    const previous = counters[counter] ?? 0
+    counters[counter] = previous + 1
+    this.#tx?.undo.push(() => {
+      if (had) counters[counter] = previous
+      else delete counters[counter]
+    })
+    return previous + 1
+  }
+
+  transact<R>(fn: () => R): R {
+    if (this.#tx) return fn()
+    const current: Transaction = { undo: [], commit: [] }
+    this.#tx = current
+    let result: R
+    try {
+      result = fn()
+    } catch (error) {
+      this.#tx = undefined
+      this.#changes.discard()
+      for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
+      throw error
+    }
+    this.#tx = undefined
+    const changed = current.undo.length > 0
+    if (changed && this.#changes.active) this.#emitCommit(this.#takeChange())
+    else this.#changes.discard()
+    for (const commit of current.commit) commit()
+    if (changed) this.#notify()
+    return result
+  }
+
+  afterCommit(fn: () => void): void {
+    if (this.#tx) this.#tx.commit.push(fn)
+    else fn()
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  snapshot(options?: { copy?: boolean }): StoreSnapshot {
+    return {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      tables: tableRows(this.#tablesByName(), options?.copy ?? true),
+      counters: { ...this.#counters },
+      last_micros: this.#lastMicros,
+      clock_offset_ms: this.clock.offsetMs,
+    }
+  }
+
+  restore(input: unknown): void {
+    // Every row and key is checked before anything changes; `load` then indexes the parsed rows.
+    const { snapshot, rows } = parseSnapshot(this.#tablesByName(), input)
+    this.#outsideTransaction('restore')
+    this.#replacing(() => {
+      this.#lastMicros = Math.max(this.#lastMicros, snapshot.last_micros)
+      this.clock.restoreOffset?.(snapshot.clock_offset_ms)
+      this.#replaceAll(rows, snapshot.counters, this.#lastMicros)
+    })
+  }
+
+  clear(): void {
+    this.#outsideTransaction('clear')
+    this.#replacing(() => {
+      for (const table of this.#tableList) table.clear()
+      this.#counters = {}
+      this.#notify()
+    })
+  }
+
+  load(
+    rows: Readonly<Record<string, readonly object[]>>,
+    counters: Record<string, number>,
+    lastMicros: number,
+  ): void {
+    this.#outsideTransaction('load')
+    this.#replacing(() => this.#replaceAll(rows, counters, lastMicros))
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.#commitListeners.add(listener)
+    this.#changes.active = true
+    return () => {
+      this.#commitListeners.delete(listener)
+      this.#changes.active = this.#commitListeners.size > 0
+    }
+  }
+
+  applyChange(change: StoreChange): void {
+    this.#outsideTransaction('applyChange')
+    try {
+      this.transact(() => applyTableChanges(this.#tablesByName(), change.tables))
+    } catch (error) {
+      throw new StoreError(`change record: ${(error as Error).message}`, { cause: error })
+    }
+    this.#counters = { ...change.counters }
+    this.#lastMicros = Math.max(this.#lastMicros, change.last_micros)
+    this.clock.restoreOffset?.(change.clock_offset_ms)
+  }
+
+  #tablesByName(): Record<string, AnyTable> {
+    return this.tables as unknown as Record<string, AnyTable>
+  }
+
+  #outsideTransaction(operation: string): void {
+    if (this.#tx) throw new StoreError(`${operation} inside a transaction`)
+  }
+
+  #notify(): void {
+    this.#version++
+    for (const listener of this.#listeners) {
       try {
         listener()
       } catch (error) {
@@ -201,211 +259,54 @@ export function createStore(clock: Clock, options: { validate?: boolean } = {}):
     }
   }
 
-  const host: TableHost = {
-    validate: options.validate ?? true,
-    wrote(undo, commit) {
-      if (tx) {
-        tx.undo.push(undo)
-        if (commit) tx.commit.push(commit)
-      } else {
-        commit?.()
-        notify()
-      }
-    },
-  }
-  const tables = createTables(host)
-  const tableList = Object.values(tables) as AnyTable[]
-  const changes = new ChangeTracker()
-  const commitListeners = new Set<CommitListener>()
-  const emitCommit = (change: StoreChange | 'replaced') => {
-    for (const listener of commitListeners) listener(change)
+  #emitCommit(change: StoreChange | 'replaced'): void {
+    for (const listener of this.#commitListeners) listener(change)
   }
 
-  const store: Store = {
-    ...tables,
-    tables,
-    clock,
-    get version() {
-      return version
-    },
-    timestamp() {
-      const micros = strictlyAfter(Math.floor(clock.nowMs() * 1000), lastMicros)
-      lastMicros = micros
-      return formatMicros(micros)
-    },
-    observeTimestamp(micros) {
-      if (micros > lastMicros) lastMicros = micros
-    },
-    nextId(counter) {
-      // Drawn outside any transaction (a route run with `transaction: false`): while commits are
-      // captured, a change of its own, so the state file keeps it and a restart never repeats the id.
-      if (!tx && changes.active) return store.transact(() => store.nextId(counter))
-      const had = counter in counters
-      const previous = counters[counter] ?? 0
-      counters[counter] = previous + 1
-      if (tx) {
-        tx.undo.push(() => {
-          if (had) counters[counter] = previous
-          else delete counters[counter]
-        })
-      }
-      return previous + 1
-    },
-    transact(fn) {
-      if (tx) return fn()
-      const current: Transaction = { undo: [], commit: [] }
-      tx = current
-      let result: ReturnType<typeof fn>
-      try {
-        result = fn()
-      } catch (error) {
-        tx = undefined
-        changes.discard()
-        for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
-        throw error
-      }
-      tx = undefined
-      const changed = current.undo.length > 0
-      if (changed && changes.active) emitCommit(takeChange())
-      else changes.discard()
-      for (const commit of current.commit) commit()
-      if (changed) notify()
-      return result
-    },
-    afterCommit(fn) {
-      if (tx) tx.commit.push(fn)
-      else fn()
-    },
-    onChange(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    snapshot(options) {
-      const copy = options?.copy ?? true
-      const rows: Record<string, unknown[]> = {}
-      for (const [name, table] of Object.entries(tables)) {
-        const all = Array.from((table as AnyTable).all())
-        rows[name] = copy ? structuredClone(all) : all
-      }
-      return {
-        format: SNAPSHOT_FORMAT,
-        version: SNAPSHOT_VERSION,
-        tables: rows,
-        counters: { ...counters },
-        last_micros: lastMicros,
-        clock_offset_ms: clock.offsetMs,
-      }
-    },
-    restore(input) {
-      const snapshot = checkSnapshot(input)
-      // Validate every row and key before touching anything: a bad snapshot changes nothing. Rows are
-      // parsed once, here; `load` then indexes them without parsing them again.
-      const parsed: Record<string, unknown[]> = {}
-      for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
-        const rows = snapshot.tables[name] ?? []
-        parsed[name] = rows.map((row, i) => {
-          const result = table.schema.safeParse(row)
-          if (!result.success) throw new StoreError(`snapshot: tables.${name}[${i}] is not a valid row`)
-          return result.data
-        })
-        table.checkKeys(parsed[name] as object[])
-      }
-      if (tx) throw new StoreError('restore inside a transaction')
-      lastMicros = Math.max(lastMicros, snapshot.last_micros)
-      clock.restoreOffset?.(snapshot.clock_offset_ms)
-      replaceAll(parsed as Record<string, object[]>, snapshot.counters, lastMicros)
-    },
-    clear() {
-      if (tx) throw new StoreError('clear inside a transaction')
-      for (const table of tableList) table.clear()
-      counters = {}
-      notify()
-    },
-    load(rows, nextCounters, micros) {
-      if (tx) throw new StoreError('load inside a transaction')
-      replaceAll(rows, nextCounters, micros)
-    },
-    onCommit(listener) {
-      commitListeners.add(listener)
-      changes.active = true
-      return () => {
-        commitListeners.delete(listener)
-        changes.active = commitListeners.size > 0
-      }
-    },
-    applyChange(change) {
-      if (tx) throw new StoreError('applyChange inside a transaction')
-      try {
-        store.transact(() => applyTableChanges(tables as unknown as Record<string, AnyTable>, change.tables))
-      } catch (error) {
-        throw new StoreError(`change record: ${(error as Error).message}`, { cause: error })
-      }
-      counters = { ...change.counters }
-      lastMicros = Math.max(lastMicros, change.last_micros)
-      clock.restoreOffset?.(change.clock_offset_ms)
-    },
+  /** A restore, a clear or a load (reset) replaces everything: one 'replaced' for commit listeners. */
+  #replacing(replace: () => void): void {
+    const capturing = this.#changes.active
+    this.#changes.active = false
+    try {
+      replace()
+    } finally {
+      this.#changes.active = capturing
+    }
+    this.#emitCommit('replaced')
   }
+
   /** Empties every table, fills them with `rows` (already valid), sets the counters; notifies once. */
-  function replaceAll(
+  #replaceAll(
     rows: Readonly<Record<string, readonly object[]>>,
-    nextCounters: Record<string, number>,
+    counters: Record<string, number>,
     micros: number,
   ): void {
-    for (const [name, table] of Object.entries(tables) as [string, AnyTable][]) {
+    for (const [name, table] of Object.entries(this.#tablesByName())) {
       table.clear()
       const given = rows[name]
       if (given) table.load(given)
     }
-    counters = { ...nextCounters }
-    lastMicros = Math.max(lastMicros, micros)
-    notify()
+    this.#counters = { ...counters }
+    this.#lastMicros = Math.max(this.#lastMicros, micros)
+    this.#notify()
   }
-  function takeChange(): StoreChange {
+
+  #takeChange(): StoreChange {
     return {
-      tables: changes.take(),
-      counters: { ...counters },
-      last_micros: lastMicros,
-      clock_offset_ms: clock.offsetMs,
+      tables: this.#changes.take(),
+      counters: { ...this.#counters },
+      last_micros: this.#lastMicros,
+      clock_offset_ms: this.clock.offsetMs,
     }
   }
-  for (const table of tableList) changes.watch(table, store.transact)
-  // A restore, a clear or a load (reset) replaces everything: one 'replaced' for commit listeners.
-  for (const name of ['restore', 'clear', 'load'] as const) {
-    const replace = store[name] as (...input: unknown[]) => void
-    store[name] = (...input: unknown[]) => {
-      const capturing = changes.active
-      changes.active = false
-      try {
-        replace(...input)
-      } finally {
-        changes.active = capturing
-      }
-      emitCommit('replaced')
-    }
-  }
-  return store
 }
 
-function checkSnapshot(input: unknown): StoreSnapshot {
-  const fail = (problem: string): never => {
-    throw new StoreError(`not a store snapshot: ${problem}`)
-  }
-  if (typeof input !== 'object' || input === null) return fail('not an object')
-  const s = input as Partial<StoreSnapshot>
-  if (s.format !== SNAPSHOT_FORMAT) fail(`format must be "${SNAPSHOT_FORMAT}"`)
-  if (s.version !== SNAPSHOT_VERSION) fail(`version must be ${SNAPSHOT_VERSION}`)
-  if (typeof s.tables !== 'object' || s.tables === null) fail('tables must be an object')
-  for (const [name, rows] of Object.entries(s.tables ?? {})) {
-    if (!Array.isArray(rows)) fail(`tables.${name} must be an array`)
-  }
-  if (typeof s.counters !== 'object' || s.counters === null) fail('counters must be an object')
-  for (const [name, value] of Object.entries(s.counters ?? {})) {
-    if (!Number.isSafeInteger(value) || value < 0) fail(`counters.${name} must be a whole number`)
-  }
-  if (typeof s.last_micros !== 'number' || !Number.isFinite(s.last_micros))
-    fail('last_micros must be a number')
-  if (typeof s.clock_offset_ms !== 'number' || !Number.isFinite(s.clock_offset_ms)) {
-    fail('clock_offset_ms must be a number')
-  }
-  return s as StoreSnapshot
+/**
+ * Creates an empty store reading time from `clock`. `validate: false` stores inserted rows without
+ * parsing them with the storage schema (key checks stay): only for rows built from data already
+ * validated, such as a large seed applied to a scratch store (`seed/prepared.ts`).
+ */
+export function createStore(clock: Clock, options: { validate?: boolean } = {}): Store {
+  const core = new StoreCore(clock, options.validate ?? true)
+  return Object.assign(core, core.tables)
 }

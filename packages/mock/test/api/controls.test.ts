@@ -213,6 +213,9 @@ describe('mock.emit and POST /__mock/events', () => {
         'reseller_id',
       ].sort(),
     )
+    // A field left out is missing, not of the wrong type; one of the wrong type says which type.
+    expect(http.body.error.fields['data.order_uuid']).toEqual(['is required'])
+    expect(http.body.error.fields['data.ipv4']).not.toEqual(['is required'])
     const inProcess = await rejection(
       mock.emit({ reseller_id: 1, event: 'ticket.created', data: { subject: 1 } } as never),
     )

@@ -22,6 +22,15 @@ const cases: Case[] = [
   ['not_found', 404, () => call(newMock(), 'GET', '/reseller/whm/accounts/nobody')],
   ['validation_error', 422, () => call(newMock(), 'GET', '/support/tickets?page=0')],
   [
+    'unsupported_media_type',
+    415,
+    () =>
+      call(newMock(), 'POST', '/support/tickets', {
+        raw: '{"subject":"s","message":"m","department":"sales"}',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      }),
+  ],
+  [
     'invalid_state',
     422,
     async () => {

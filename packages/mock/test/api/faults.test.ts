@@ -122,21 +122,19 @@ describe('delayMs and drop', () => {
     const answer = await call(mock, 'GET', '/services')
     expect(performance.now() - started).toBeGreaterThanOrEqual(140)
     expect(answer.status).toBe(200)
-    const quick = performance.now()
-    await call(mock, 'GET', '/services')
-    expect(performance.now() - quick).toBeLessThan(140)
+    // `times: 1`: used up, so the next request runs without a delay.
+    expect(mock.faults.list()).toEqual([])
   })
 
   test('a request whose caller aborts during the delay rejects with the reason', async () => {
     const mock = newMock()
     mock.faults.add({ delayMs: 5_000, times: 1 })
-    const started = performance.now()
+    // The 5 s delay is never waited out: the abort settles the call (the test would time out first).
     const pending = mock.fetch(`${mock.baseUrl}/api/v1/services`, {
       headers: { authorization: `Bearer ${KEYS.a}` },
       signal: AbortSignal.timeout(50),
     })
     await expect(pending).rejects.toMatchObject({ name: 'TimeoutError' })
-    expect(performance.now() - started).toBeLessThan(2_000)
   })
 
   test("drop: 'before' rejects mock.fetch with a TypeError and changes nothing", async () => {

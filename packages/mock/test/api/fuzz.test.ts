@@ -200,7 +200,7 @@ describe('fuzz: every route with a body takes hostile JSON without a 5xx or a ch
         const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`
         const response = await mock.fetch(`${mock.baseUrl}${path}`, {
           method,
-          headers: { authorization: `Bearer ${KEYS.a}` },
+          headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json' },
           body: wrap(deep),
         })
         const answer = await response.json()
@@ -213,7 +213,7 @@ describe('fuzz: every route with a body takes hostile JSON without a 5xx or a ch
       // Within the limit (the wrappers use up to 3 levels) the schema itself answers, whatever it says.
       const response = await mock.fetch(`${mock.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${KEYS.a}` },
+        headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json' },
         body: wrap(`${'['.repeat(61)}${']'.repeat(61)}`),
       })
       expect(response.status).toBeLessThan(500)

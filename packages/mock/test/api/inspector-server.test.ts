@@ -2,7 +2,7 @@
 // the live event stream, and the delivery control endpoints the page drives (served by every
 // transport). The page itself runs in Chromium: test/browser/inspector.browser.test.ts.
 import { signPayload } from '@reseller-api/sdk/webhooks'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/node.js'
 import type { RunningServer } from '../../src/server/listen.js'
 import { call } from '../helpers/mock.js'
@@ -33,6 +33,7 @@ async function openStream(url: string) {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
   const events: string[] = []
+  const data: Record<string, unknown>[] = []
   const pump = (async () => {
     try {
       for (;;) {
@@ -45,6 +46,8 @@ async function openStream(url: string) {
           buffer = buffer.slice(end + 2)
           const name = /^event: (.+)$/m.exec(block)?.[1]
           if (name) events.push(name)
+          const payload = /^data: (.+)$/m.exec(block)?.[1]
+          if (payload) data.push(JSON.parse(payload) as Record<string, unknown>)
           end = buffer.indexOf('\n\n')
         }
       }
@@ -53,16 +56,17 @@ async function openStream(url: string) {
     }
   })()
   /** Resolves once `count` events arrived in all, or rejects after `ms`. */
-  const waitFor = async (count: number, ms = 2000) => {
-    const until = Date.now() + ms
-    while (events.length < count) {
-      if (Date.now() > until) throw new Error(`only ${events.length} events within ${ms} ms`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  }
+  const waitFor = (count: number, timeout = 2000) =>
+    vi.waitFor(
+      () => {
+        if (events.length < count) throw new Error(`only ${events.length} of ${count} events so far`)
+      },
+      { timeout, interval: 10 },
+    )
   return {
     response,
     events,
+    data,
     waitFor,
     close: async () => {
       controller.abort()
@@ -105,6 +109,48 @@ describe('GET /__mock/ on the standalone server', () => {
     const response = await fetch(`${server.url}/__mock`, { redirect: 'manual' })
     expect(response.status).toBe(308)
     expect(response.headers.get('location')).toBe('/__mock/')
+  })
+
+  it('answers the bare base URL with where the inspector and the API are, and a favicon', async () => {
+    const page = await fetch(`${server.url}/`, { headers: { accept: 'text/html,*/*' } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<a href="/__mock/">/__mock/</a>')
+    const plain = await fetch(`${server.url}/`)
+    expect(plain.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    expect(await plain.text()).toMatch(/inspector +\/__mock\//)
+    for (const path of ['/favicon.ico', '/__mock/inspector/icon.svg']) {
+      const icon = await fetch(`${server.url}${path}`)
+      expect(icon.status, path).toBe(200)
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+      expect(await icon.text()).toMatch(/^<svg /)
+    }
+  })
+
+  it("leaves the page's own reads out of the request log, and logs what the user does", async () => {
+    const lines: string[] = []
+    const own = createMockApi()
+    const logged = await own.listen({ port: 0, log: (line) => lines.push(line) })
+    try {
+      const read = { 'x-reseller-mock-inspector': 'read' }
+      for (const path of ['state', 'requests', 'faults', 'clock', 'deliveries'])
+        await (await fetch(`${logged.url}/__mock/${path}`, { headers: read })).text()
+      await (await fetch(`${logged.url}/__mock/state`)).text()
+      await (
+        await fetch(`${logged.url}/__mock/clock/advance`, {
+          method: 'POST',
+          headers: { ...read, 'content-type': 'application/json' },
+          body: '{"seconds":1}',
+        })
+      ).text()
+      await (await fetch(`${logged.url}/api/v1/support/tickets`, { headers: { ...auth, ...read } })).text()
+      expect(lines.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+        'GET /__mock/state 200',
+        'POST /__mock/clock/advance 200',
+        'GET /api/v1/support/tickets 200',
+      ])
+    } finally {
+      await logged.close()
+    }
   })
 
   it('is not part of the handlers: mock.fetch answers 404 there (the page needs the server)', async () => {
@@ -170,6 +216,37 @@ describe('GET /__mock/stream', () => {
       await stream.waitFor(4)
     } finally {
       await stream.close()
+    }
+  })
+
+  it('carries the counters of each part, so the page reads only what changed', async () => {
+    // A mock of its own: no delivery of another test moves its store meanwhile.
+    const mock = createMockApi()
+    const server = await mock.listen({ port: 0 })
+    const stream = await openStream(server.url)
+    try {
+      await stream.waitFor(1)
+      const first = stream.data[0]!
+      expect(Object.keys(first).sort()).toEqual(['clock', 'faults', 'journal', 'journal_oldest', 'store'])
+      await call(mock, 'GET', '/support/tickets')
+      await stream.waitFor(2)
+      const second = stream.data[1]!
+      // A read changes the journal only.
+      expect(second.journal).toBeGreaterThan(first.journal as number)
+      expect([second.store, second.faults, second.clock]).toEqual([first.store, first.faults, first.clock])
+      const [newest] = mock.requests.list().slice(-1)
+      expect(second.journal_oldest).toBe(mock.requests.list()[0]!.id)
+      // The page then asks for the entries after the newest it has.
+      await call(mock, 'GET', '/support/tickets?page=2')
+      const after = await fetch(`${server.url}/__mock/requests?after=${newest!.id}`)
+      const entries = (await after.json()).data as Array<{ path: string }>
+      expect(entries.map((e) => e.path)).toEqual(['/api/v1/support/tickets?page=2'])
+      const bad = await fetch(`${server.url}/__mock/requests?after=7`)
+      expect(bad.status).toBe(422)
+      expect(await bad.text()).toContain('must be a request id such as req_42')
+    } finally {
+      await stream.close()
+      await server.close()
     }
   })
 

@@ -6,6 +6,7 @@ let mock: MockApi
 let server: RunningServer
 const KEY = 'svc_live_acme_full'
 const auth = { authorization: `Bearer ${KEY}` }
+const json = { 'content-type': 'application/json' }
 
 beforeAll(async () => {
   mock = createMockApi()
@@ -46,9 +47,16 @@ describe('mock.listen(): the standalone server answers like mock.fetch', () => {
     { method: 'GET', path: '/api/v1/services', headers: auth },
     { method: 'GET', path: '/api/v1/invoices?page=2', headers: auth },
     { method: 'GET', path: '/api/v1/no/such/route', headers: auth },
-    { method: 'POST', path: '/api/v1/support/tickets', headers: auth, body: '{"subject":' },
+    { method: 'POST', path: '/api/v1/support/tickets', headers: { ...auth, ...json }, body: '{"subject":' },
+    {
+      method: 'POST',
+      path: '/api/v1/support/tickets',
+      headers: { ...auth, ...json },
+      body: '{"subject":"x"}',
+    },
+    { method: 'POST', path: '/__mock/clock/advance', headers: json, body: '{"seconds":-5}' },
+    // A JSON body sent as text (fetch's default for a string): refused by both, 415.
     { method: 'POST', path: '/api/v1/support/tickets', headers: auth, body: '{"subject":"x"}' },
-    { method: 'POST', path: '/__mock/clock/advance', body: '{"seconds":-5}' },
   ]
 
   it.each(reads)('$method $path', async (probe) => {

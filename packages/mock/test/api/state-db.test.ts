@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
 import { StateFileError } from '../../src/server/state-path.js'
-import type { StoreSnapshot } from '../../src/state/store.js'
+import type { StoreSnapshot } from '../../src/state/snapshot.js'
 import { KEYS, pkg, testSeed } from '../helpers/mock.js'
 
 let dir: string

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi, type SeedInput } from '../../src/index.js'
-import { startPythonReceiver, startReceiver } from '../helpers/webhooks.js'
+import { startReceiver, startVerifyingReceiver } from '../helpers/webhooks.js'
 
 const KEY = 'svc_live_hooks'
 const SANDBOX = 'svc_test_hooks'
@@ -98,19 +98,19 @@ describe('events reach their webhooks', () => {
     expect((await call('GET', `/api/v1/webhooks/${hookB.id}/deliveries`)).body.meta.total).toBe(0)
   })
 
-  it('a receiver in Python (hashlib + hmac, no SDK) verifies deliveries made through the API', async () => {
+  it('a receiver with its own HMAC check (node:crypto, no SDK) verifies deliveries made through the API', async () => {
     const { mock, call } = newMock()
-    const python = await startPythonReceiver()
-    cleanups.push(() => python.close())
-    const hook = await createWebhook(call, python.url, ['ticket.created', 'ticket.replied'])
-    await python.setSecret(hook.secret)
+    const verifier = await startVerifyingReceiver()
+    cleanups.push(() => verifier.close())
+    const hook = await createWebhook(call, verifier.url, ['ticket.created', 'ticket.replied'])
+    verifier.setSecret(hook.secret)
     const created = await call('POST', '/api/v1/support/tickets', ticket)
     await call('POST', `/__mock/tickets/${created.body.data.ticket_id}/replies`, { message: 'On it' }, null)
     await call('POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'test' })
     await settle(mock)
-    await python.waitFor(3)
-    expect(python.seen.map((s) => s.valid)).toEqual([true, true, true])
-    expect(python.seen.map((s) => JSON.parse(s.body).event).sort()).toEqual([
+    await verifier.waitFor(3)
+    expect(verifier.seen.map((s) => s.valid)).toEqual([true, true, true])
+    expect(verifier.seen.map((s) => JSON.parse(s.body).event).sort()).toEqual([
       'test',
       'ticket.created',
       'ticket.replied',

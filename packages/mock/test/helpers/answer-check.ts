@@ -35,13 +35,14 @@ export function createAnswerChecker(document: Document) {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
   ajv.addSchema({ $id: DOC_ID, components: document.components })
   const compiled = new Map<string, ValidateFunction>()
-  const validator = (key: string, schema: Json) => {
-    let validate = compiled.get(key)
+  // Keyed by the schema's text: operations that answer alike (most error answers) share one.
+  const validator = (schema: Json) => {
+    // The document's refs are relative to its root: aim them at the schema added above.
+    const text = JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`)
+    let validate = compiled.get(text)
     if (!validate) {
-      // The document's refs are relative to its root: aim them at the schema added above.
-      const text = JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`)
       validate = ajv.compile(JSON.parse(text) as Json)
-      compiled.set(key, validate)
+      compiled.set(text, validate)
     }
     return validate
   }
@@ -89,7 +90,7 @@ export function createAnswerChecker(document: Document) {
     } catch {
       return [`${where}: body is not JSON`]
     }
-    const validate = validator(`${answer.method} ${template} ${statusKey}`, media.schema)
+    const validate = validator(media.schema)
     if (validate(body)) return []
     return (validate.errors ?? []).map(
       (error) =>

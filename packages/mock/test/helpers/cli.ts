@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { EventEmitter } from 'node:events'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -12,6 +13,8 @@ export function assertBuilt() {
 export interface CliRun {
   child: ChildProcess
   stdout: string[]
+  /** Emits `line` for every complete stdout line, after it is pushed to `stdout`. */
+  lines: EventEmitter
   stderr: () => string
   /** Resolves with the exit code (or signal) once the process ends. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
@@ -21,13 +24,17 @@ export interface CliRun {
 export function spawnCli(args: string[]): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   const stdout: string[] = []
+  const lines = new EventEmitter()
   let stderr = ''
   let partial = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     partial += chunk
-    const lines = partial.split('\n')
-    partial = lines.pop() ?? ''
-    stdout.push(...lines)
+    const complete = partial.split('\n')
+    partial = complete.pop() ?? ''
+    for (const line of complete) {
+      stdout.push(line)
+      lines.emit('line', line)
+    }
   })
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk
@@ -35,7 +42,7 @@ export function spawnCli(args: string[]): CliRun {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
-  return { child, stdout, stderr: () => stderr, exited }
+  return { child, stdout, lines, stderr: () => stderr, exited }
 }
 
 /** Runs the CLI to its end (bounded): exit code and output. */
@@ -48,24 +55,32 @@ export async function runCli(args: string[], timeoutMs = 15_000) {
 }
 
 /** Waits (bounded) for a stdout line matching `pattern`; returns its match. */
-export async function waitForLine(
-  run: CliRun,
-  pattern: RegExp,
-  timeoutMs = 15_000,
-): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    for (const line of run.stdout) {
+export function waitForLine(run: CliRun, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer)
+      run.lines.off('line', onLine)
+      run.child.off('exit', onExit)
+    }
+    const onLine = (line: string) => {
       const match = line.match(pattern)
-      if (match) return match
+      if (!match) return
+      stop()
+      resolve(match)
     }
-    if (run.child.exitCode !== null) {
-      throw new Error(`CLI exited with ${run.child.exitCode} before printing ${pattern}: ${run.stderr()}`)
+    const onExit = (code: number | null) => {
+      stop()
+      reject(new Error(`CLI exited with ${code} before printing ${pattern}: ${run.stderr()}`))
     }
-    if (Date.now() > deadline)
-      throw new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${run.stderr()}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
+    const timer = setTimeout(() => {
+      stop()
+      reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${run.stderr()}`))
+    }, timeoutMs)
+    run.lines.on('line', onLine)
+    run.child.on('exit', onExit)
+    for (const line of run.stdout) onLine(line)
+    if (run.child.exitCode !== null) onExit(run.child.exitCode)
+  })
 }
 
 /** Starts the CLI and resolves once it prints its URL. */

@@ -133,7 +133,7 @@ export async function call(
   let body: string | undefined
   if (options.raw !== undefined) body = options.raw
   else if (options.body !== undefined) body = JSON.stringify(options.body)
-  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (body !== undefined) headers['content-type'] ??= 'application/json'
   const url = path.startsWith('/__mock') ? `${mock.baseUrl}${path}` : `${mock.baseUrl}/api/v1${path}`
   const response = await mock.fetch(url, { method, headers, body })
   const text = await response.text()

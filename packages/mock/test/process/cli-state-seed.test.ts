@@ -165,19 +165,26 @@ describe('state file and seed, through the CLI', { timeout: 60_000 }, () => {
       const present = new Set(stored.map((t) => t.uuid))
       for (const uuid of acknowledged) expect(present).toContain(uuid)
       // Five writers until the kill; answers that made it back count as acknowledged.
+      // The kill comes once a few more writes were acknowledged, with the others in flight.
       let killed = false
+      const target = acknowledged.length + 4 + round * 3
+      let reached: () => void = () => {}
+      const enough = new Promise<void>((resolve) => {
+        reached = resolve
+      })
       const writer = async () => {
         while (!killed) {
           try {
             const made = await run.call('POST', '/api/v1/support/tickets', key, ticket)
             if (made.status === 201) acknowledged.push(made.body.data.ticket_id)
+            if (acknowledged.length >= target) reached()
           } catch {
             return
           }
         }
       }
       const writers = Array.from({ length: 5 }, writer)
-      await new Promise((r) => setTimeout(r, 150 + round * 70))
+      await enough
       killed = true
       await run.kill()
       await Promise.all(writers)

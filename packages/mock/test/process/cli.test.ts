@@ -32,6 +32,10 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
     for (const flag of ['--port', '--host', '--seed', '--state', '--insecure-webhooks', '--quiet']) {
       expect(stdout).toContain(flag)
     }
+    expect(stdout).toMatch(/^\s+-h, --help\b/m)
+    expect(stdout).toMatch(/^\s+-v, --version\b/m)
+    const short = await runCli(['-h'])
+    expect(short.stdout).toBe(stdout)
   })
 
   it('starts on the demo seed, prints its URL and keys, serves the API, and exits 0 on SIGTERM', async () => {
@@ -53,7 +57,7 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
     expect(await run.exited).toEqual({ code: 0, signal: null })
   })
 
-  it('exits 0 on SIGINT; --quiet prints no request log', async () => {
+  it('exits 0 on SIGINT; --quiet prints no request log but still says it stopped', async () => {
     const run = await started(['--port', '0', '--quiet'])
     await waitForLine(run, /Press Ctrl\+C/)
     const lines = run.stdout.length
@@ -61,13 +65,35 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
     await (await fetch(`${run.url}/nope`)).text()
     run.child.kill('SIGINT')
     expect((await run.exited).code).toBe(0)
-    expect(run.stdout.slice(lines).filter((l) => l.trim() !== '')).toEqual([])
+    expect(run.stdout.slice(lines).filter((l) => l.trim() !== '')).toEqual(['reseller-mock stopped (SIGINT)'])
+  })
+
+  it('prints an IPv6 host in brackets, and accepts it bracketed', async () => {
+    const run = await started(['--port', '0', '--host', '[::1]', '--quiet'])
+    expect(run.url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+    await waitForLine(run, /^ {2}inspector http:\/\/\[::1\]:\d+\/__mock\/ /)
+    const port = new URL(run.url).port
+    const busy = await runCli(['--port', port, '--host', '::1'])
+    expect(busy.code).toBe(1)
+    expect(busy.stderr).toContain(`port already in use: [::1]:${port}`)
+  })
+
+  it('refuses --state in a directory that does not exist with one reason, before starting', async () => {
+    const path = join(dir, 'missing', 'state.json')
+    const { code, stdout, stderr } = await runCli(['--port', '0', '--state', path])
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n').filter((l) => l.startsWith('reseller-mock:'))).toEqual([
+      `reseller-mock: --state ${path}: the directory ${join(dir, 'missing')} does not exist`,
+    ])
   })
 
   it.each([
     [['--nope'], /Unknown option '--nope'/],
     [['--port', 'abc'], /--port must be a whole number/],
     [['--port', '70000'], /--port must be a whole number/],
+    [['--port', '-1'], /--port must be a whole number from 0 to 65535, got "-1"/],
+    [['--journal-limit', '-5'], /--journal-limit must be a whole number of 0 or more, got "-5"/],
     [['--port'], /argument missing|requires/i],
     [['extra'], /positional/i],
     [['--seed', '/nonexistent/seed.json'], /cannot read seed file \/nonexistent\/seed\.json/],

@@ -31,7 +31,7 @@ describe('mock.fetch', () => {
     expect((await mock.fetch(new Request(url, { headers: new Headers(auth) }))).status).toBe(200)
     const post = new Request(`${mock.baseUrl}/api/v1/support/tickets`, {
       method: 'POST',
-      headers: auth,
+      headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ subject: 's', message: 'm', department: 'sales' }),
     })
     expect((await mock.fetch(post)).status).toBe(201)

@@ -2,7 +2,8 @@
 import { describe, expect, test, vi } from 'vitest'
 import { createClock } from '../../src/state/clock.js'
 import { createOutbox } from '../../src/state/events.js'
-import { createStore, formatMicros, parseMicros } from '../../src/state/store.js'
+import { createStore } from '../../src/state/store.js'
+import { formatMicros, parseMicros } from '../../src/state/timestamps.js'
 
 const fixedClock = (ms = Date.UTC(2026, 0, 1)) => createClock({ realNow: () => ms })
 const reseller = (id: number) => ({

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/state/clock.js'
 import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/attempt.js'
 import { createDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js'
-import { memoryDeliveryStore, startPythonReceiver, startReceiver } from '../helpers/webhooks.js'
+import { memoryDeliveryStore, startReceiver, startVerifyingReceiver } from '../helpers/webhooks.js'
 
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
@@ -36,16 +36,16 @@ function setup(url: string, secret: string, options: Partial<DispatcherOptions> 
 }
 
 describe('signed deliveries', () => {
-  it('a receiver written in Python (hashlib + hmac, no SDK) verifies every signature', async () => {
-    const secret = 'whsec_python_ünï'
-    const python = await startPythonReceiver(secret)
-    cleanups.push(() => python.close())
-    const { clock, mem, emit } = setup(python.url, secret)
+  it('a receiver with its own HMAC check (node:crypto, no SDK) verifies every signature', async () => {
+    const secret = 'whsec_receiver_ünï'
+    const verifier = await startVerifyingReceiver(secret)
+    cleanups.push(() => verifier.close())
+    const { clock, mem, emit } = setup(verifier.url, secret)
     const records = [...emit(), ...emit({ n: 2 }), ...emit({ nested: { a: [1, 2, 3] } })]
     await clock.advance(0)
-    await python.waitFor(3)
-    expect(python.seen.map((s) => s.valid)).toEqual([true, true, true])
-    expect(new Set(python.seen.map((s) => s.delivery))).toEqual(new Set(records.map((r) => r.delivery_id)))
+    await verifier.waitFor(3)
+    expect(verifier.seen.map((s) => s.valid)).toEqual([true, true, true])
+    expect(new Set(verifier.seen.map((s) => s.delivery))).toEqual(new Set(records.map((r) => r.delivery_id)))
     for (const r of records) expect(mem.deliveries.get(r.delivery_id)?.status).toBe('success')
   })
 

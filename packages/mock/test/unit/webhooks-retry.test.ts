@@ -147,10 +147,9 @@ describe('retry schedule: 1 min, 10 min, 1 h after the failed attempts, at most 
     const { receiver, mem, emit } = await setup(() => 200)
     const [record] = emit()
     expect(receiver.received).toHaveLength(0)
-    for (let i = 0; i < 100 && mem.deliveries.get(record!.delivery_id)?.status === 'pending'; i++) {
-      await new Promise((r) => setTimeout(r, 10))
-    }
-    expect(mem.deliveries.get(record!.delivery_id)).toMatchObject({ status: 'success', retries: 0 })
+    await expect
+      .poll(() => mem.deliveries.get(record!.delivery_id))
+      .toMatchObject({ status: 'success', retries: 0 })
   })
 
   it('a receiver that does not answer in time fails that attempt (5 s in production, shortened here)', async () => {
@@ -209,8 +208,7 @@ describe('retry schedule: 1 min, 10 min, 1 h after the failed attempts, at most 
     const { receiver, clock, mem, emit, dispatcher } = await setup(() => 'hang', { timeoutMs: 300 })
     const [record] = emit()
     const advancing = clock.advance(0)
-    for (let i = 0; i < 100 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
-    expect(receiver.received).toHaveLength(1)
+    await expect.poll(() => receiver.received).toHaveLength(1)
     dispatcher.stop()
     await advancing
     expect(mem.deliveries.get(record!.delivery_id)).toMatchObject({ status: 'pending', attempts: 0 })

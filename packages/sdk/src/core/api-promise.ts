@@ -15,7 +15,7 @@ export interface WithResponse<T> {
  *
  * The request starts when the method is called, like any promise.
  */
-export class APIPromise<T> extends Promise<T> {
+export class ApiPromise<T> extends Promise<T> {
   readonly #raw: Promise<WithResponse<T>>
   #parsed: Promise<T> | undefined
 
@@ -26,7 +26,7 @@ export class APIPromise<T> extends Promise<T> {
     this.#raw = raw
   }
 
-  /** Promises made by `then` and friends are plain promises, not `APIPromise`s. */
+  /** Promises made by `then` and friends are plain promises, not `ApiPromise`s. */
   static override get [Symbol.species]() {
     return Promise
   }
@@ -42,7 +42,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   /** Standard `Promise.prototype.then`, on the parsed value. */
-  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a promise by design
+  // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is a promise by design
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

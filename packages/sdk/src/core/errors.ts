@@ -13,6 +13,11 @@ import { parseRetryAfter } from './retry.js'
 export class ResellerApiError extends Error {
   /** Class name, stable across bundles and copies of the package (compare it instead of `instanceof`). */
   override readonly name: string = 'ResellerApiError'
+
+  /** Brand of every SDK error, read by {@link isResellerApiError}: it holds across copies of the package. */
+  get isResellerApiError(): true {
+    return true
+  }
 }
 
 /** What the SDK knows about an HTTP answer or a refused request, shared by every {@link ApiError}. */
@@ -54,7 +59,12 @@ export class ApiError extends ResellerApiError {
   /** URL of the request. */
   readonly url: string
 
-  /** @internal Built by {@link errorFromResponse}; not meant to be constructed by users. */
+  /** Brand of every HTTP failure, read by {@link isApiError}: it holds across copies of the package. */
+  get isApiError(): true {
+    return true
+  }
+
+  /** @internal Built by the SDK from the answer; not meant to be constructed by users. */
   constructor(init: ApiErrorInit) {
     super(init.message)
     this.status = init.status
@@ -370,50 +380,23 @@ export function requestValidationError(method: string, url: string, fields: Fiel
   })
 }
 
-const API_ERROR_NAMES: ReadonlySet<string> = new Set([
-  'ApiError',
-  'AuthenticationError',
-  'PermissionDeniedError',
-  'SandboxReadOnlyError',
-  'NotFoundError',
-  'UnprocessableEntityError',
-  'ValidationError',
-  'InvalidStateError',
-  'NoResellerServiceError',
-  'QuotaExceededError',
-  'DomainTakenError',
-  'InsufficientFundsError',
-  'RateLimitError',
-  'ServerError',
-  'WhmUnavailableError',
-])
-
-const SDK_ERROR_NAMES: ReadonlySet<string> = new Set([
-  ...API_ERROR_NAMES,
-  'ResellerApiError',
-  'ConnectionError',
-  'TimeoutError',
-  'ResponseValidationError',
-])
-
-function nameOf(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const { name } = value as { name?: unknown }
-  return typeof name === 'string' ? name : undefined
+/** Whether `value` is an object whose `brand` getter (or property) is `true`. */
+function branded(value: unknown, brand: 'isResellerApiError' | 'isApiError'): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>)[brand] === true
 }
 
 /**
- * Whether `value` is an error thrown by this SDK. Checks `instanceof` or the class `name`, so it
- * also recognises errors from another copy of the package in the same bundle.
+ * Whether `value` is an error thrown by this SDK. Checks `instanceof`, or the brand every SDK error
+ * carries, so it also recognises errors from another copy of the package in the same bundle.
  */
 export function isResellerApiError(value: unknown): value is ResellerApiError {
-  return value instanceof ResellerApiError || SDK_ERROR_NAMES.has(nameOf(value) ?? '')
+  return value instanceof ResellerApiError || branded(value, 'isResellerApiError')
 }
 
 /**
  * Whether `value` is an {@link ApiError} (an HTTP answer outside 2xx, or a request refused before
- * sending). Checks `instanceof` or the class `name`, like {@link isResellerApiError}.
+ * sending). Checks `instanceof` or the brand, like {@link isResellerApiError}.
  */
 export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError || API_ERROR_NAMES.has(nameOf(value) ?? '')
+  return value instanceof ApiError || branded(value, 'isApiError')
 }

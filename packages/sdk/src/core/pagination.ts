@@ -1,5 +1,5 @@
 import type { PageMeta } from '../schemas/common.js'
-import { APIPromise } from './api-promise.js'
+import { ApiPromise } from './api-promise.js'
 import { ResellerApiError } from './errors.js'
 
 /** Fetches page `n` of the same list, with the same options. */
@@ -67,7 +67,7 @@ export class Page<T> implements AsyncIterable<T> {
  * every page (`for await (const ticket of api.tickets.list())`). Pages are fetched lazily, one at a
  * time, so memory stays constant however long the list.
  */
-export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
+export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable<T> {
   /** Every item of this page and of all later pages. */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     const first = await this

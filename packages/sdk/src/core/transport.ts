@@ -3,11 +3,11 @@
  * sending, runs the retry policy, turns failures into the SDK's error classes and validates every
  * 2xx body against its schema.
  */
-import { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky'
+import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky'
 import type * as z from 'zod/mini'
 import { type FieldErrors, PageParams } from '../schemas/common.js'
-import { validate } from '../schemas/issues.js'
-import { APIPromise, type WithResponse } from './api-promise.js'
+import { fieldErrors, validate } from '../schemas/issues.js'
+import { ApiPromise, type WithResponse } from './api-promise.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import {
   ApiError,
@@ -20,7 +20,9 @@ import {
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
 import { Page, PagePromise } from './pagination.js'
 import { buildPath } from './path.js'
+import { type ReadPolicy, readAnswer } from './reader.js'
 import { parseRetryAfter, retryDelay, shouldRetry, sleep } from './retry.js'
+import { UnknownReports } from './unknowns.js'
 
 /**
  * A `fetch` function: the global one, a framework's, or a mock's (`mock.fetch`). The client always
@@ -47,17 +49,19 @@ export interface CallInput {
   readonly query?: unknown
 }
 
-/** @internal What the client gives the request layer. */
+/** @internal What the client gives the transport. */
 export interface TransportConfig {
-  /** The client's one ky instance: prefix, default headers, `retry: 0`. */
-  readonly http: KyInstance
-  /** `{base_url}/api/v1`, for messages. */
+  /** `{base_url}/api/v1`. */
   readonly apiUrl: string
+  /** Headers of every request, names in lower case (`authorization` included). */
+  readonly headers: Readonly<Record<string, string>>
   readonly fetch: FetchFunction
   readonly timeoutMs: number
   readonly maxRetries: number
   readonly logger: Logger | undefined
   readonly logLevel: LogLevel
+  /** Unknown enum values and added fields in answers throw instead of passing through. */
+  readonly strictResponses: boolean
 }
 
 /**
@@ -86,20 +90,55 @@ interface Prepared {
   /** The full URL, for messages and logs. */
   readonly url: string
   readonly json: unknown
+  /** `GET /support/tickets/{uuid}`: the endpoint, for reports. */
+  readonly endpoint: string
+}
+
+const STRICT: ReadPolicy = { strict: true, unknown: () => undefined }
+
+/** An error answer's body: its JSON when it parses, else its text (`undefined` when empty). */
+function errorBody(text: string): unknown {
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
 }
 
 /** @internal Sends requests for the resource classes. One per client. */
 export class Transport {
   readonly #config: TransportConfig
+  /** The one ky instance, prepared once: every call passes only what differs (method, body, signal). */
+  readonly #http: KyInstance
+  readonly #debug: boolean
+  readonly #unknowns: UnknownReports
 
   constructor(config: TransportConfig) {
     this.#config = config
+    this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
+    this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
+    const { fetch } = config
+    this.#http = ky.create({
+      prefix: config.apiUrl,
+      headers: config.headers,
+      // Retries are the transport's own (POSTs never); a retry limit above 0 would make ky clone
+      // every request in advance.
+      retry: 0,
+      timeout: config.timeoutMs,
+      // Error answers are read and classified here, with the same body reading as 2xx ones.
+      throwHttpErrors: false,
+      fetch: (request, init) =>
+        fetch(request as Request, init).catch((error: unknown) => {
+          throw new FetchFailure('fetch failed', { cause: error })
+        }),
+    })
   }
 
   /** Calls an endpoint returning one resource; resolves to its `data`. */
-  call<T>(ep: Endpoint<T>, input: CallInput = {}, options?: RequestOptions): APIPromise<T> {
+  call<T>(ep: Endpoint<T>, input: CallInput = {}, options?: RequestOptions): ApiPromise<T> {
     const raw = this.#run(ep, input, options).then(({ body, response }) => ({ data: body.data, response }))
-    return new APIPromise(raw)
+    return new ApiPromise(raw)
   }
 
   /** Calls a list endpoint; resolves to a {@link Page} that knows how to fetch the next one. */
@@ -142,8 +181,8 @@ export class Transport {
         else fields = { ...fields, ...built.fields }
       } else fields = { ...fields, ...params.fields }
     }
-    if (ep.kind === 'list') {
-      const query = validate(PageParams, input.query ?? {})
+    if (ep.kind === 'list' && input.query !== undefined) {
+      const query = validate(PageParams, input.query)
       // `page` is a validated integer: it needs no encoding, and ky no `searchParams` pass.
       if (query.success) {
         if (query.data.page !== undefined) path += `?page=${query.data.page}`
@@ -157,7 +196,7 @@ export class Transport {
     }
     const url = `${this.#config.apiUrl}${path}`
     if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)
-    return { method: ep.method, path, url, json }
+    return { method: ep.method, path, url, json, endpoint: `${ep.method} ${ep.path}` }
   }
 
   /** Sends with the retry policy: each failure is converted, then retried or thrown. */
@@ -196,6 +235,18 @@ export class Transport {
     return undefined
   }
 
+  /** What one attempt passes to ky: only what differs from the prepared instance. */
+  #options(req: Prepared, attempt: number, options: RequestOptions | undefined): Options {
+    const sent: Options = { method: req.method }
+    // ky reads an explicit `undefined` as "remove": only defined options are set.
+    if (req.json !== undefined) sent.json = req.json
+    if (options?.timeoutMs !== undefined) sent.timeout = options.timeoutMs
+    if (options?.signal) sent.signal = options.signal
+    if (options?.headers) sent.headers = options.headers
+    if (this.#debug) sent.fetch = (request, init) => this.#fetchLogged(request as Request, init, attempt)
+    return sent
+  }
+
   /** One attempt: send, convert failures, read and validate the body. */
   async #attempt<B>(
     req: Prepared,
@@ -204,22 +255,14 @@ export class Transport {
     options: RequestOptions | undefined,
   ): Promise<{ body: B; response: Response }> {
     const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
-    // ky reads an explicit `undefined` as "remove": only defined options are passed.
-    const pending = this.#config.http(req.path, {
-      method: req.method,
-      timeout: timeoutMs,
-      fetch: (request, init) => this.#fetch(request as Request, init, attempt),
-      ...(req.json === undefined ? {} : { json: req.json }),
-      ...(options?.signal ? { signal: options.signal } : {}),
-      ...(options?.headers ? { headers: options.headers } : {}),
-    })
+    const pending = this.#http(req.path, this.#options(req, attempt, options))
     let response: Response
+    let text: string
     try {
       response = await pending
     } catch (error) {
       throw this.#convert(error, req, timeoutMs)
     }
-    let text: string
     try {
       text = await pending.text()
     } catch (error) {
@@ -232,6 +275,16 @@ export class Transport {
             cause: error,
             message: `${req.method} ${req.url}: the answer was cut short`,
           })
+    }
+    if (!response.ok) {
+      throw errorFromResponse({
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        body: errorBody(text),
+        method: req.method,
+        url: req.url,
+      })
     }
     const fail = (fields: FieldErrors) =>
       new ResponseValidationError({
@@ -248,13 +301,14 @@ export class Transport {
     } catch {
       throw fail({ body: ['is not valid JSON'] })
     }
-    const result = validate(schema, json)
-    if (!result.success) throw fail(result.fields)
+    const policy = this.#config.strictResponses ? STRICT : this.#unknowns.policy(req.endpoint)
+    const result = readAnswer(schema, json, policy)
+    if (!result.success) throw fail(fieldErrors(result.issues))
     return { body: result.data, response }
   }
 
-  /** Calls the user's `fetch`, logging the attempt with credentials redacted. */
-  async #fetch(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
+  /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
+  async #fetchLogged(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
     this.#log('debug', `reseller-api: → ${request.method} ${request.url}`, {
       attempt,
       headers: redactHeaders(request.headers),
@@ -282,17 +336,6 @@ export class Transport {
   /** Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the key). */
   #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
     const { method, url } = req
-    if (isHTTPError(error)) {
-      const { response } = error
-      return errorFromResponse({
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        body: error.data,
-        method,
-        url,
-      })
-    }
     if (isTimeoutError(error)) {
       return new TimeoutError({
         method,

@@ -1,6 +1,8 @@
-import type { APIPromise } from '../core/api-promise.js'
+import type { Answer } from '../answers.js'
+import type { ApiPromise } from '../core/api-promise.js'
 import { endpoint } from '../core/endpoint.js'
-import type { RequestOptions, Transport } from '../core/transport.js'
+import { ApiResource } from '../core/resource.js'
+import type { RequestOptions } from '../core/transport.js'
 import { Id } from '../schemas/common.js'
 import {
   CpanelUsername,
@@ -24,14 +26,7 @@ const routes = {
  * Reseller hosting: cPanel accounts provisioned for the reseller's clients (spec §4.1, scope
  * `reseller:hosting`). Reached as `api.hosting`.
  */
-export class HostingResource {
-  readonly #transport: Transport
-
-  /** @internal Made by {@link ResellerApi}. */
-  constructor(transport: Transport) {
-    this.#transport = transport
-  }
-
+export class HostingResource extends ApiResource {
   /**
    * Creates a cPanel account for client `clientId`, optionally registering the domain
    * (`POST /reseller/clients/{client_id}/hosting`). Never retried automatically. With a sandbox key
@@ -40,22 +35,30 @@ export class HostingResource {
    * @throws {@link QuotaExceededError}, {@link DomainTakenError}, {@link InsufficientFundsError},
    * {@link WhmUnavailableError}, {@link ValidationError} (also before sending).
    */
-  create(clientId: number, body: HostingCreateParams, options?: RequestOptions): APIPromise<HostingCreated> {
-    return this.#transport.call(routes.create, { params: { clientId }, body }, options)
+  create(
+    clientId: number,
+    body: HostingCreateParams,
+    options?: RequestOptions,
+  ): ApiPromise<Answer<HostingCreated>> {
+    return this.transport.call(routes.create, { params: { clientId }, body }, options)
   }
 
   /** Suspends a client's cPanel account; resolves to the account as it now is. Never retried automatically. */
-  suspend(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccount> {
-    return this.#transport.call(routes.suspend, { params: { clientId, username } }, options)
+  suspend(clientId: number, username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
+    return this.transport.call(routes.suspend, { params: { clientId, username } }, options)
   }
 
   /** Lifts the suspension of a client's cPanel account; resolves to the account as it now is. Never retried automatically. */
-  unsuspend(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccount> {
-    return this.#transport.call(routes.unsuspend, { params: { clientId, username } }, options)
+  unsuspend(clientId: number, username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
+    return this.transport.call(routes.unsuspend, { params: { clientId, username } }, options)
   }
 
   /** Deletes a client's cPanel account (`DELETE …/hosting/{cpanel_username}`). */
-  delete(clientId: number, username: string, options?: RequestOptions): APIPromise<WhmAccountDeleted> {
-    return this.#transport.call(routes.delete, { params: { clientId, username } }, options)
+  delete(
+    clientId: number,
+    username: string,
+    options?: RequestOptions,
+  ): ApiPromise<Answer<WhmAccountDeleted>> {
+    return this.transport.call(routes.delete, { params: { clientId, username } }, options)
   }
 }

@@ -1,6 +1,8 @@
-import type { APIPromise } from '../core/api-promise.js'
+import type { Answer } from '../answers.js'
+import type { ApiPromise } from '../core/api-promise.js'
 import { endpoint } from '../core/endpoint.js'
-import type { RequestOptions, Transport } from '../core/transport.js'
+import { ApiResource } from '../core/resource.js'
+import type { RequestOptions } from '../core/transport.js'
 import {
   ResellerWebhook,
   ResellerWebhookTestResult,
@@ -17,26 +19,19 @@ const routes = {
  * The reseller-style webhook: one URL receiving every reseller event (spec §4.4, scope
  * `reseller:webhooks`). Reached as `api.resellerWebhook`.
  */
-export class ResellerWebhookResource {
-  readonly #transport: Transport
-
-  /** @internal Made by {@link ResellerApi}. */
-  constructor(transport: Transport) {
-    this.#transport = transport
-  }
-
+export class ResellerWebhookResource extends ApiResource {
   /** Reads the configuration: `url` (null before the first update) and `has_secret`; the secret is never returned. */
-  get(options?: RequestOptions): APIPromise<ResellerWebhook> {
-    return this.#transport.call(routes.get, {}, options)
+  get(options?: RequestOptions): ApiPromise<Answer<ResellerWebhook>> {
+    return this.transport.call(routes.get, {}, options)
   }
 
   /** Sets the URL and the signing secret (`PUT`, so retried automatically: it is idempotent). */
-  update(body: ResellerWebhookUpdateBody, options?: RequestOptions): APIPromise<ResellerWebhook> {
-    return this.#transport.call(routes.update, { body }, options)
+  update(body: ResellerWebhookUpdateBody, options?: RequestOptions): ApiPromise<Answer<ResellerWebhook>> {
+    return this.transport.call(routes.update, { body }, options)
   }
 
   /** Sends a fictitious signed event to the configured URL and reports what happened. Never retried automatically. */
-  test(options?: RequestOptions): APIPromise<ResellerWebhookTestResult> {
-    return this.#transport.call(routes.test, {}, options)
+  test(options?: RequestOptions): ApiPromise<Answer<ResellerWebhookTestResult>> {
+    return this.transport.call(routes.test, {}, options)
   }
 }

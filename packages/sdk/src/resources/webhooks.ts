@@ -1,8 +1,10 @@
 import * as z from 'zod/mini'
-import type { APIPromise } from '../core/api-promise.js'
+import type { Answer } from '../answers.js'
+import type { ApiPromise } from '../core/api-promise.js'
 import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
-import type { RequestOptions, Transport } from '../core/transport.js'
+import { ApiResource } from '../core/resource.js'
+import type { RequestOptions } from '../core/transport.js'
 import type { PageParams } from '../schemas/common.js'
 import {
   Delivery,
@@ -25,31 +27,24 @@ const routes = {
  * General webhooks: per-subscription URLs for a chosen list of events (spec §4.5, scope
  * `reseller:webhooks`). Reached as `api.webhooks`.
  */
-export class WebhooksResource {
-  readonly #transport: Transport
-
-  /** @internal Made by {@link ResellerApi}. */
-  constructor(transport: Transport) {
-    this.#transport = transport
-  }
-
+export class WebhooksResource extends ApiResource {
   /**
    * Subscribes a URL to events. Resolves to the webhook with its generated `secret`: the only time
    * the secret is returned, so store it. The SDK checks that the URL parses and that the events are
    * known names without wildcards; whether the URL is acceptable (HTTPS, public host) is the
    * server's call. Never retried automatically.
    */
-  create(body: WebhookCreateBody, options?: RequestOptions): APIPromise<WebhookCreated> {
-    return this.#transport.call(routes.create, { body }, options)
+  create(body: WebhookCreateBody, options?: RequestOptions): ApiPromise<Answer<WebhookCreated>> {
+    return this.transport.call(routes.create, { body }, options)
   }
 
   /** Sends a test event (default `test`) to the webhook; resolves to the delivery record. Never retried automatically. */
-  test(id: string, body: WebhookTestParams = {}, options?: RequestOptions): APIPromise<Delivery> {
-    return this.#transport.call(routes.test, { params: { id }, body }, options)
+  test(id: string, body: WebhookTestParams = {}, options?: RequestOptions): ApiPromise<Answer<Delivery>> {
+    return this.transport.call(routes.test, { params: { id }, body }, options)
   }
 
   /** Lists the webhook's deliveries, newest first, 20 per page; `for await` walks every page. */
-  deliveries(id: string, params?: PageParams, options?: RequestOptions): PagePromise<Delivery> {
-    return this.#transport.list(routes.deliveries, { params: { id }, query: params }, options)
+  deliveries(id: string, params?: PageParams, options?: RequestOptions): PagePromise<Answer<Delivery>> {
+    return this.transport.list(routes.deliveries, { params: { id }, query: params }, options)
   }
 }

@@ -1,6 +1,8 @@
-import type { APIPromise } from '../core/api-promise.js'
+import type { Answer } from '../answers.js'
+import type { ApiPromise } from '../core/api-promise.js'
 import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
+import { ApiResource } from '../core/resource.js'
 import type { RequestOptions, Transport } from '../core/transport.js'
 import type { PageParams } from '../schemas/common.js'
 import { CpanelUsername } from '../schemas/hosting.js'
@@ -45,62 +47,48 @@ const routes = {
 }
 
 /** The cPanel accounts on the reseller's WHM (spec §4.2). Reached as `api.whm.accounts`. */
-export class WhmAccountsResource {
-  readonly #transport: Transport
-
-  /** @internal Made by {@link ResellerApi}. */
-  constructor(transport: Transport) {
-    this.#transport = transport
-  }
-
+export class WhmAccountsResource extends ApiResource {
   /** Lists the accounts, 20 per page; `for await` over the result walks every page. */
-  list(params?: PageParams, options?: RequestOptions): PagePromise<WhmAccount> {
-    return this.#transport.list(routes.accounts.list, { query: params }, options)
+  list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmAccount>> {
+    return this.transport.list(routes.accounts.list, { query: params }, options)
   }
 
   /** Reads one account by cPanel username. */
-  get(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
-    return this.#transport.call(routes.accounts.get, { params: { username } }, options)
+  get(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
+    return this.transport.call(routes.accounts.get, { params: { username } }, options)
   }
 
   /** Suspends an account; resolves to the account as it now is. Never retried automatically. */
-  suspend(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
-    return this.#transport.call(routes.accounts.suspend, { params: { username } }, options)
+  suspend(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
+    return this.transport.call(routes.accounts.suspend, { params: { username } }, options)
   }
 
   /** Lifts an account's suspension; resolves to the account as it now is. Never retried automatically. */
-  unsuspend(username: string, options?: RequestOptions): APIPromise<WhmAccount> {
-    return this.#transport.call(routes.accounts.unsuspend, { params: { username } }, options)
+  unsuspend(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
+    return this.transport.call(routes.accounts.unsuspend, { params: { username } }, options)
   }
 
   /** Deletes an account. */
-  delete(username: string, options?: RequestOptions): APIPromise<WhmAccountDeleted> {
-    return this.#transport.call(routes.accounts.delete, { params: { username } }, options)
+  delete(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccountDeleted>> {
+    return this.transport.call(routes.accounts.delete, { params: { username } }, options)
   }
 }
 
 /** The reseller's WHM packages (spec §4.2). Reached as `api.whm.packages`. */
-export class WhmPackagesResource {
-  readonly #transport: Transport
-
-  /** @internal Made by {@link ResellerApi}. */
-  constructor(transport: Transport) {
-    this.#transport = transport
-  }
-
+export class WhmPackagesResource extends ApiResource {
   /** Lists the packages, 20 per page; `for await` over the result walks every page. */
-  list(params?: PageParams, options?: RequestOptions): PagePromise<WhmPackage> {
-    return this.#transport.list(routes.packages.list, { query: params }, options)
+  list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmPackage>> {
+    return this.transport.list(routes.packages.list, { query: params }, options)
   }
 
   /** Creates a package; every field is required. Never retried automatically. */
-  create(body: WhmPackageCreateBody, options?: RequestOptions): APIPromise<WhmPackage> {
-    return this.#transport.call(routes.packages.create, { body }, options)
+  create(body: WhmPackageCreateBody, options?: RequestOptions): ApiPromise<Answer<WhmPackage>> {
+    return this.transport.call(routes.packages.create, { body }, options)
   }
 
   /** Deletes a package by name. */
-  delete(name: string, options?: RequestOptions): APIPromise<WhmPackageDeleted> {
-    return this.#transport.call(routes.packages.delete, { params: { name } }, options)
+  delete(name: string, options?: RequestOptions): ApiPromise<Answer<WhmPackageDeleted>> {
+    return this.transport.call(routes.packages.delete, { params: { name } }, options)
   }
 }
 
@@ -108,8 +96,7 @@ export class WhmPackagesResource {
  * Direct access to the reseller's WHM (spec §4.2, scope `reseller:hosting`). Needs an active reseller
  * service with WHM access ({@link NoResellerServiceError} otherwise). Reached as `api.whm`.
  */
-export class WhmResource {
-  readonly #transport: Transport
+export class WhmResource extends ApiResource {
   /** cPanel accounts on the WHM. */
   readonly accounts: WhmAccountsResource
   /** WHM packages. */
@@ -117,13 +104,13 @@ export class WhmResource {
 
   /** @internal Made by {@link ResellerApi}. */
   constructor(transport: Transport) {
-    this.#transport = transport
+    super(transport)
     this.accounts = new WhmAccountsResource(transport)
     this.packages = new WhmPackagesResource(transport)
   }
 
   /** Reads the plan's usage: accounts, disk and bandwidth, used and allowed. */
-  usage(options?: RequestOptions): APIPromise<WhmUsage> {
-    return this.#transport.call(routes.usage, {}, options)
+  usage(options?: RequestOptions): ApiPromise<Answer<WhmUsage>> {
+    return this.transport.call(routes.usage, {}, options)
   }
 }

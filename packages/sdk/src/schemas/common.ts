@@ -62,7 +62,8 @@ export function keyMode(apiKey: string): KeyMode | undefined {
 /**
  * Every `error.code` the service answers: the spec's (§7), the contract's decisions (§5), the
  * codes of faults a test makes the mock answer (contract §6.2: 429, 503, other 5xx, 408) and the
- * standalone mock's refusals (contract §6.6: a foreign `Host` or `Origin`, HTTP parser errors).
+ * standalone mock's refusals (contract §6.6: a foreign `Host` or `Origin`, HTTP parser errors), and
+ * a body that is not JSON (415).
  */
 export const ERROR_CODES = [
   'unauthenticated',
@@ -84,6 +85,7 @@ export const ERROR_CODES = [
   'cross_origin',
   'bad_request',
   'headers_too_large',
+  'unsupported_media_type',
 ] as const
 /** A known error code. */
 export const ErrorCode = z.enum(ERROR_CODES)
@@ -119,21 +121,35 @@ export type PageMeta = z.infer<typeof PageMeta>
 /** Items per page of every paginated list (spec §8). */
 export const PAGE_SIZE = 20
 
-/** A page number, from 1. */
-export const PageNumber = z.int('page must be an integer').check(z.minimum(1, 'must be 1 or more'))
+/**
+ * Highest page number: a signed 32-bit integer, what page parameters commonly take. Far beyond any
+ * list's end (a page past the end is empty), and its offset stays an exact number.
+ */
+export const MAX_PAGE = 2_147_483_647
+
+/** A page number, from 1 to {@link MAX_PAGE}. */
+export const PageNumber = z
+  .int('page must be an integer')
+  .check(z.minimum(1, 'must be 1 or more'), z.maximum(MAX_PAGE, `must be ${MAX_PAGE} or less`))
 
 /** Options of a paginated list call. */
 export const PageParams = z.strictObject({ page: z.optional(PageNumber) })
 /** Options of a paginated list call. */
 export type PageParams = z.infer<typeof PageParams>
 
-/** The `page` query parameter as it arrives on the wire: a string of digits, read as a page number. */
+/**
+ * The `page` query parameter as it arrives on the wire: a string of digits, read as a page number.
+ * Digits only (no sign, exponent or fraction); the number's range is checked after.
+ */
 export const PageQuery = z.object({
   page: z.optional(
     z.pipe(
-      z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number')),
+      z.string().check(z.regex(/^\d+$/, 'must be a whole number')),
       z.pipe(
-        z.transform((value: string) => Number(value)),
+        // Past 10 digits the number is over MAX_PAGE anyway; this keeps it an exact integer.
+        z.transform((value: string) =>
+          value.replace(/^0+(?=\d)/, '').length > 10 ? MAX_PAGE + 1 : Number(value),
+        ),
         PageNumber,
       ),
     ),

@@ -53,7 +53,7 @@ export const HostingCreatedSandbox = z.object({
   sandbox: z.literal(true),
   client_id: Id,
   domain: z.string(),
-  username: z.string().check(z.startsWith('sb_', 'must start with sb_')),
+  username: z.string().check(z.regex(/^sb_/, 'must start with sb_')),
   password: z.string(),
   whm_package: z.string(),
   domain_registered: z.literal(false),

@@ -5,11 +5,13 @@ import { GENERAL_EVENTS } from './event-envelope.js'
 import { GeneralEventName } from './events.js'
 
 /**
- * Any URL that parses, with a host DNS can carry (253 characters, labels of 63). Where it may
- * point (HTTPS, a public host) is judged by the server alone: the mock's `insecureWebhooks` accepts
- * local `http://` receivers.
+ * An `http://` or `https://` URL with a host DNS can carry (253 characters, labels of 63). Whether
+ * it may be HTTP or point at a local host is judged by the server alone: the mock's
+ * `insecureWebhooks` accepts local `http://` receivers.
  */
-export const WebhookUrl = z.url({ error: 'must be a valid URL' }).check(dnsHostName)
+export const WebhookUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .check(dnsHostName)
 
 /** Body of `POST /webhooks`. */
 export const WebhookCreateBody = z.strictObject({

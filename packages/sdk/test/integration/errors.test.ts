@@ -282,6 +282,7 @@ describe('422 NoResellerServiceError and 503 WhmUnavailableError', () => {
       baseUrl: mock.baseUrl,
       fetch: counting,
       maxRetries: 1,
+      strictResponses: true,
     })
     await expectApiError(api.whm.usage(), WhmUnavailableError, 503, 'whm_unavailable')
     expect(calls).toBe(2)

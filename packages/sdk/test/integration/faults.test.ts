@@ -29,6 +29,7 @@ function retrying(
     baseUrl: mock.baseUrl,
     fetch: mock.fetch,
     maxRetries: 2,
+    strictResponses: true,
     ...options,
   })
 }
@@ -184,7 +185,12 @@ describe('request ids', () => {
 describe('through setupServer(...mock.handlers)', () => {
   const mock = createMockApi({ seed: integrationSeed(), baseUrl: 'https://faults.sdk.test' })
   const server = setupServer(...mock.handlers)
-  const api = new ResellerApi({ apiKey: KEYS.live, baseUrl: mock.baseUrl, maxRetries: 0 })
+  const api = new ResellerApi({
+    apiKey: KEYS.live,
+    baseUrl: mock.baseUrl,
+    maxRetries: 0,
+    strictResponses: true,
+  })
   beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
   afterAll(() => server.close())
 

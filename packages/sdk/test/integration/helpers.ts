@@ -105,7 +105,14 @@ export function newMock(seed: SeedInput = integrationSeed(), options: { insecure
 
 /** An SDK client talking to `mock` through `mock.fetch`, without retries (a failure shows at once). */
 export function sdk(mock: MockApi, apiKey: string = KEYS.live): ResellerApi {
-  return new ResellerApi({ apiKey, baseUrl: mock.baseUrl, fetch: mock.fetch, maxRetries: 0 })
+  // Strict answers: anything the mock answers that the SDK's schemas do not know is drift, and fails.
+  return new ResellerApi({
+    apiKey,
+    baseUrl: mock.baseUrl,
+    fetch: mock.fetch,
+    maxRetries: 0,
+    strictResponses: true,
+  })
 }
 
 /**

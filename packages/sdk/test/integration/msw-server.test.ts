@@ -21,7 +21,7 @@ const server = setupServer(...mock.handlers)
 
 /** No custom fetch: requests go through the global fetch that MSW intercepts. */
 const client = (apiKey: string = KEYS.live) =>
-  new ResellerApi({ apiKey, baseUrl: mock.baseUrl, maxRetries: 0 })
+  new ResellerApi({ apiKey, baseUrl: mock.baseUrl, maxRetries: 0, strictResponses: true })
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterEach(() => {

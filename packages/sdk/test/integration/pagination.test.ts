@@ -32,7 +32,13 @@ function setup() {
     requests.push(input instanceof Request ? input.url : String(input))
     return mock.fetch(input, init)
   }
-  const api = new ResellerApi({ apiKey: KEY, baseUrl: mock.baseUrl, fetch: counting, maxRetries: 0 })
+  const api = new ResellerApi({
+    apiKey: KEY,
+    baseUrl: mock.baseUrl,
+    fetch: counting,
+    maxRetries: 0,
+    strictResponses: true,
+  })
   return { api, requests }
 }
 

@@ -1,0 +1,55 @@
+// The layers of the two packages (packages/mock/src/ARCHITECTURE.md, "Layers"), checked by
+// packages/mock/test/unit/architecture.test.ts. Type-only imports count (tsPreCompilationDeps):
+// a type cycle or a type import across a layer couples the modules all the same.
+
+const { builtinModules } = require('node:module')
+
+const MOCK = '^packages/mock/src'
+/** Node's built-in modules, as dependency-cruiser names them (`http`, `fs/promises`: no `node:`). */
+const NODE_BUILTIN = `^(node:)?(${builtinModules.filter((name) => !name.startsWith('_')).join('|')})$`
+/** The mock's layers above domain/ and state/: what those two may never import. */
+const UPPER = `${MOCK}/(routing|handlers|server|webhooks|inspector|cli)/|${MOCK}/(cli|context|mock-api|controls|node|index|vitest)\\.ts$`
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'No import cycle, type-only imports included, in either package.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-and-state-stay-below',
+      comment:
+        'domain/ and state/ import nothing from routing, handlers, server, webhooks, the inspector, the CLI or the wiring above them.',
+      severity: 'error',
+      from: { path: `${MOCK}/(domain|state)/` },
+      to: { path: UPPER },
+    },
+    {
+      name: 'default-entry-has-no-node-builtin',
+      comment:
+        'src/index.ts is the browser and Workers entry: nothing it imports at run time, directly or not, imports a node: module.',
+      severity: 'error',
+      from: { path: `${MOCK}/index\\.ts$` },
+      to: { path: NODE_BUILTIN, reachable: true },
+    },
+    {
+      name: 'sdk-independent-of-the-mock',
+      comment: 'The SDK imports nothing from the mock: the package graph is mock -> sdk only.',
+      severity: 'error',
+      from: { path: '^packages/sdk/src' },
+      to: { path: '^packages/mock/|@reseller-api/mock' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'packages/mock/tsconfig.json' },
+    // Reached, not followed: an import of a built package (`@reseller-api/mock` resolves to its
+    // dist/) still shows as a dependency, so the rules see it.
+    doNotFollow: { path: ['node_modules', '(^|/)dist/'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'] },
+  },
+}

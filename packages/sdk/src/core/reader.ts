@@ -1,0 +1,202 @@
+/**
+ * Reading answers. The strict wire schemas are the one source of truth; this module derives from
+ * each one a reader that walks an answer against it, once per schema, and knows two readings:
+ *
+ * - strict: an unknown enum value or a field the schema does not declare is an issue;
+ * - tolerant (the client's default): both pass through unchanged and are reported to the policy,
+ *   so a service that adds a ticket status or a field in a compatible release breaks no caller.
+ *
+ * Either way a value of the wrong JSON type or breaking its schema's checks is an issue. The reader
+ * returns the parsed JSON it was given (it was just parsed, so nothing else holds it): no copy, and
+ * added fields stay readable. Leaves run zod itself, so the checks and their messages are the
+ * schemas'; see docs/errors-and-retries.md, "Answers from a newer service".
+ */
+import type * as z from 'zod/mini'
+
+type Issue = z.core.$ZodIssue
+
+/** What an answer may hold that the SDK's schemas do not know. */
+export type UnknownKind = 'value' | 'field'
+
+/** How the reader treats what its schema does not know. */
+export interface ReadPolicy {
+  /** `true`: an unknown enum value or an added field is an issue. */
+  readonly strict: boolean
+  /** Called, in the tolerant reading, for each unknown value or added field let through. */
+  unknown(kind: UnknownKind, path: readonly PropertyKey[], value: unknown): void
+}
+
+/** Reads `value` at `path` (a stack the reader pushes to and pops), adding to `issues`; returns the output. */
+type Read = (value: unknown, path: PropertyKey[], issues: Issue[], policy: ReadPolicy) => unknown
+
+interface Def {
+  readonly type: string
+  readonly checks?: readonly unknown[]
+  readonly format?: string
+  readonly shape?: Record<string, z.ZodMiniType>
+  readonly catchall?: z.ZodMiniType
+  readonly element?: z.ZodMiniType
+  readonly innerType?: z.ZodMiniType
+  readonly options?: readonly z.ZodMiniType[]
+  readonly entries?: Record<string, string | number>
+  readonly values?: readonly unknown[]
+}
+
+const readers = new WeakMap<z.ZodMiniType, Read>()
+
+/** The reader of `schema`, derived on first use and kept. */
+function readerOf(schema: z.ZodMiniType): Read {
+  let read = readers.get(schema)
+  if (!read) {
+    // A placeholder first, so a schema that contains itself does not recurse forever.
+    readers.set(schema, (...args) => (read as Read)(...args))
+    read = derive(schema)
+    readers.set(schema, read)
+  }
+  return read
+}
+
+/** Issues of `schema` for `value` at `path`, worded by the schema (its own `error` option or zod's). */
+function zodIssues(schema: z.ZodMiniType, value: unknown, path: readonly PropertyKey[]): Issue[] {
+  const result = schema.safeParse(value, { reportInput: true })
+  if (result.success) return []
+  return result.error.issues.map((issue) => ({ ...issue, path: [...path, ...issue.path] }) as Issue)
+}
+
+/** A node read by zod itself: leaves (strings, numbers with their checks) and any rarer kind. */
+function byZod(schema: z.ZodMiniType): Read {
+  const run = schema._zod.run
+  return (value, path, issues) => {
+    const payload: z.core.ParsePayload = { value, issues: [] }
+    const result = run(payload, { async: false })
+    if (result instanceof Promise) throw new Error('an answer schema must not be asynchronous')
+    // Raw issues carry no message yet: the rare failing value is parsed again for worded ones.
+    if (result.issues.length > 0) issues.push(...zodIssues(schema, value, path))
+    return result.value
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function deriveObject(schema: z.ZodMiniType, def: Def): Read {
+  const shape = def.shape ?? {}
+  const keys = Object.keys(shape)
+  const fields = keys.map((key) => readerOf(shape[key] as z.ZodMiniType))
+  const known = new Set(keys)
+  const asZod = byZod(schema)
+  return (value, path, issues, policy) => {
+    if (!isPlainObject(value)) return asZod(value, path, issues, policy)
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string
+      const field = value[key]
+      path.push(key)
+      const out = (fields[i] as Read)(field, path, issues, policy)
+      path.pop()
+      if (out !== field) value[key] = out
+    }
+    for (const key of Object.keys(value)) {
+      if (known.has(key)) continue
+      if (policy.strict) {
+        issues.push({ code: 'unrecognized_keys', keys: [key], path: [...path], message: '', input: value })
+      } else policy.unknown('field', [...path, key], value[key])
+    }
+    return value
+  }
+}
+
+function deriveEnum(schema: z.ZodMiniType, def: Def): Read {
+  const values = new Set<unknown>(Object.values(def.entries ?? {}))
+  const asZod = byZod(schema)
+  return (value, path, issues, policy) => {
+    if (values.has(value)) return value
+    if (!policy.strict && typeof value === 'string') {
+      policy.unknown('value', [...path], value)
+      return value
+    }
+    return asZod(value, path, issues, policy)
+  }
+}
+
+function deriveArray(schema: z.ZodMiniType, def: Def): Read {
+  const element = readerOf(def.element as z.ZodMiniType)
+  const asZod = byZod(schema)
+  return (value, path, issues, policy) => {
+    if (!Array.isArray(value)) return asZod(value, path, issues, policy)
+    for (let i = 0; i < value.length; i++) {
+      path.push(i)
+      const item = value[i]
+      const out = element(item, path, issues, policy)
+      path.pop()
+      if (out !== item) value[i] = out
+    }
+    return value
+  }
+}
+
+/** A union: the first option that reads without an issue, its unknowns reported; else zod's issues. */
+function deriveUnion(schema: z.ZodMiniType, def: Def): Read {
+  const options = (def.options ?? []).map(readerOf)
+  return (value, path, issues, policy) => {
+    for (const option of options) {
+      const seen: [UnknownKind, readonly PropertyKey[], unknown][] = []
+      const probe: ReadPolicy = { strict: policy.strict, unknown: (...args) => seen.push(args) }
+      const own: Issue[] = []
+      const out = option(value, path, own, probe)
+      if (own.length === 0) {
+        for (const args of seen) policy.unknown(...args)
+        return out
+      }
+    }
+    issues.push(...zodIssues(schema, value, path))
+    return value
+  }
+}
+
+function derive(schema: z.ZodMiniType): Read {
+  const def = schema._zod.def as Def
+  const plain = !def.checks?.length && def.format === undefined
+  switch (def.type) {
+    case 'object':
+      return def.catchall || !plain ? byZod(schema) : deriveObject(schema, def)
+    case 'enum':
+      return deriveEnum(schema, def)
+    case 'array':
+      return plain ? deriveArray(schema, def) : byZod(schema)
+    case 'union':
+      return plain ? deriveUnion(schema, def) : byZod(schema)
+    case 'nullable': {
+      const inner = readerOf(def.innerType as z.ZodMiniType)
+      return (value, path, issues, policy) => (value === null ? null : inner(value, path, issues, policy))
+    }
+    case 'optional': {
+      const inner = readerOf(def.innerType as z.ZodMiniType)
+      return (value, path, issues, policy) =>
+        value === undefined ? undefined : inner(value, path, issues, policy)
+    }
+    case 'string':
+    case 'boolean': {
+      if (!plain) return byZod(schema)
+      const asZod = byZod(schema)
+      const type = def.type
+      return (value, path, issues, policy) =>
+        typeof value === type ? value : asZod(value, path, issues, policy)
+    }
+    default:
+      return byZod(schema)
+  }
+}
+
+/** Outcome of {@link readAnswer}: the answer, or the issues that make it unreadable. */
+export type Reading<T> = { success: true; data: T } | { success: false; issues: Issue[] }
+
+/**
+ * Reads a parsed JSON answer against its strict schema under `policy`. On success the data is the
+ * same value, unknown values and added fields kept (the tolerant reading) or absent (strict).
+ */
+export function readAnswer<T>(schema: z.ZodMiniType<T>, json: unknown, policy: ReadPolicy): Reading<T> {
+  const issues: Issue[] = []
+  const data = readerOf(schema)(json, [], issues, policy)
+  return issues.length === 0 ? { success: true, data: data as T } : { success: false, issues }
+}
