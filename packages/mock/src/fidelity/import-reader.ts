@@ -58,6 +58,8 @@ export class AccountReader {
       apiKey: key,
       baseUrl,
       maxRetries: 2,
+      // What the schemas do not know cannot become a seed: refuse it here, naming the field.
+      strictResponses: true,
       fetch: async (request, init) => {
         if (request.method !== 'GET')
           throw new TypeError(`import sends only GET requests, not ${request.method}`)
