@@ -4,8 +4,8 @@
  * operations is the route table: a route without an entry in `operations` is an error here, and
  * the error answers of each operation follow from its access rules (`errors.ts`).
  *
- * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples it captured from a
- * demo mock (`examples.ts`) and writes the file.
+ * Pure: no I/O, no clock. The build (`scripts/openapi.mjs`) adds the examples frozen in
+ * `packages/sdk/openapi/examples.json` (captured from a demo mock by `examples.ts`) and writes the file.
  */
 import { Id, PageNumber, SCOPES, Uuid } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'

@@ -1,11 +1,12 @@
 /**
  * Example answers for the OpenAPI document, captured from a real mock on the demo seed: each
  * operation's example request (`operations.ts`) runs on a freshly reset mock, and its answer is
- * the example. An example that does not answer the documented success status fails the build, so
- * the examples cannot drift from the mock either. For API routes, the same request without a key
- * gives the 401 example.
+ * the example. An example that does not answer the documented success status fails the capture
+ * (`pnpm run openapi:examples`, which freezes the answers in `packages/sdk/openapi/examples.json`);
+ * `test/api/openapi-examples.test.ts` fails while that file differs from what the mock answers.
+ * For API routes, the same request without a key gives the 401 example.
  *
- * The mock runs on a fixed time (`EXAMPLE_TIME`), not the build's clock: one commit builds one
+ * The mock runs on a fixed time (`EXAMPLE_TIME`), not the machine's clock: one commit builds one
  * document, byte for byte.
  */
 import { createMockApi } from '../index.js'
