@@ -1,6 +1,6 @@
 /**
- * Every error of CONTRACT §2 and §5, answered by the real mock, arrives as its class with the
- * status and `error.code` of the contract. None of these is refused by the SDK before sending: the
+ * Every error the SDK documents (packages/sdk/README.md, "Errors"), answered by the real mock,
+ * arrives as its class with the documented status and `error.code`. None of these is refused by the SDK before sending: the
  * server judges each one (`headers` is set only on an answered request).
  */
 import { describe, expect, it } from 'vitest'

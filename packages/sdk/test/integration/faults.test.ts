@@ -1,6 +1,6 @@
 /**
  * What the SDK promises when the service or the network misbehaves, proven against the real mock
- * with its faults (contract §6.2) and checked in its request journal (§6.1): retries that honour
+ * with its faults and checked in its request journal: retries that honour
  * `Retry-After`, no retry of a POST, a lost answer after provisioning, timeouts, request ids.
  */
 import { createMockApi } from '@reseller-api/mock'

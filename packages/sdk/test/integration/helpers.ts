@@ -33,7 +33,7 @@ export const DOMAIN_PRICE = 12.5
 
 export const SERVICE_ID = '3f0c2a8e-1b7d-4c55-9e21-6a4b8d2c0f11'
 
-/** Three resellers, one per WHM state (contract §4 seed format). */
+/** Three resellers, one per WHM state (the seed format of docs/running-the-mock.md, "Seed format"). */
 export function integrationSeed(): SeedInput {
   return {
     domain_price: DOMAIN_PRICE,

@@ -1,5 +1,5 @@
 /**
- * Every method of CONTRACT §2 against the real mock through `mock.fetch`: each resolves to data a
+ * Every method of packages/sdk/README.md, "Methods", against the real mock through `mock.fetch`: each resolves to data a
  * user can rely on (values checked against the mock's state, not only types).
  */
 import { demoSeed } from '@reseller-api/mock'
