@@ -20,7 +20,14 @@ const alias = [
  */
 export const projects: TestProjectInlineConfiguration[] = ['unit', 'api', 'process'].map((level) => ({
   resolve: { alias },
-  test: { name: `mock:${level}`, root, include: [`test/${level}/**/*.test.ts`] },
+  test: {
+    name: `mock:${level}`,
+    root,
+    include: [`test/${level}/**/*.test.ts`],
+    // A ceiling for a hung test, not a speed target: starting a process or bundling takes seconds
+    // on a loaded 2-core machine, where vitest's default of 5 s failed healthy tests.
+    testTimeout: level === 'process' ? 30_000 : 15_000,
+  },
 }))
 
 export default defineConfig({ test: { projects } })

@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util'
 import { keyMode } from '@reseller-api/sdk/schemas'
+import type { CassetteSeed } from '../fidelity/cassette.js'
 import { ImportError, importAccount } from '../fidelity/import.js'
 import { servedOpenApiDocument } from '../fidelity/openapi-document.js'
 import { type Recording, startRecording } from '../fidelity/record.js'
@@ -132,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
   // A signal during the import aborts its requests.
   const aborted = new AbortController()
   stop.promise.then(() => aborted.abort())
-  let seed: Record<string, unknown>
+  let seed: CassetteSeed
   try {
     const imported = await importAccount({
       baseUrl: flags.upstream.href,
@@ -147,7 +148,7 @@ export async function run(argv: string[]): Promise<number> {
         })
       },
     })
-    seed = imported.seed as Record<string, unknown>
+    seed = imported.seed as CassetteSeed
   } catch (error) {
     if (stop.received) return stoppedEarly()
     if (error instanceof ImportError) return fail(error.message)

@@ -4,7 +4,7 @@
  * Turns what the proxy saw into the redacted form of `cassette.ts`.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
-import { type CassetteExchange, type CassetteHeader, cassetteLine } from './cassette.js'
+import { type CassetteExchange, type CassetteHeader, type CassetteSeed, cassetteLine } from './cassette.js'
 import { REDACTED, redactBodyText, redactHeader, redactJson } from './cassette-redact.js'
 import type { ProxiedExchange } from './record-proxy.js'
 
@@ -78,24 +78,23 @@ export function toCassetteExchange(
 }
 
 /**
- * The header's seed with every API key replaced by its mode and every secret hidden: the keys a
- * replay uses are made from these at replay time.
+ * The seed with every `secret` hidden. Its API keys are the import's new ones (they open only a mock
+ * made from this seed) and stay: `replay` sends them, and `head -n 1` of a cassette is a seed.
  */
-export function cassetteSeed(seed: Record<string, unknown>): Record<string, unknown> {
-  const resellers = Array.isArray(seed.resellers) ? seed.resellers : []
-  const withModes = {
-    ...seed,
-    resellers: resellers.map((reseller: Record<string, unknown>) => ({
-      ...reseller,
-      api_keys: (Array.isArray(reseller.api_keys) ? reseller.api_keys : []).map(
-        (entry: { key?: unknown; scopes?: unknown }) => ({
-          ...entry,
-          key: typeof entry.key === 'string' && entry.key.startsWith('svc_test_') ? 'sandbox' : 'live',
-        }),
-      ),
-    })),
-  }
-  return redactJson(withModes)
+export function redactSeed(seed: CassetteSeed): CassetteSeed {
+  type Reseller = { api_keys?: { key?: unknown }[] }
+  const original = seed.resellers as Reseller[]
+  const hidden = redactJson(seed)
+  // redactJson hides every key-shaped string: the seed's own keys go back where they were.
+  const resellers = (hidden.resellers as Reseller[]).map((reseller, r) =>
+    reseller.api_keys === undefined
+      ? reseller
+      : {
+          ...reseller,
+          api_keys: reseller.api_keys.map((entry, k) => ({ ...entry, key: original[r]!.api_keys![k]!.key })),
+        },
+  )
+  return { ...hidden, resellers }
 }
 
 /** An open cassette file. */
@@ -105,12 +104,13 @@ export class CassetteWriter {
   #closed = false
 
   /**
-   * Creates (or empties) `path` and writes the header line.
+   * Creates (or empties) `path` and writes the seed (its secrets hidden) and the header line.
    * @param secrets strings that must never reach the file (the recorded key): replaced if met.
    */
-  constructor(path: string, header: CassetteHeader, secrets: string[]) {
+  constructor(path: string, seed: CassetteSeed, header: CassetteHeader, secrets: string[]) {
     this.#fd = openSync(path, 'w')
     this.#secrets = secrets.filter((secret) => secret.length > 0)
+    this.#write(cassetteLine(redactSeed(seed)))
     this.#write(cassetteLine(header))
   }
 

@@ -1,7 +1,9 @@
 /**
- * The cassette of `reseller-mock record`: JSON lines. The first line holds the seed imported from
- * the upstream (its keys replaced by their mode); each further line is one exchange, appended as it
- * completes (docs/keeping-the-mock-honest.md, "Record and replay"). `replay` reads it back with
+ * The cassette of `reseller-mock record`: JSON lines. The first line is the seed imported from the
+ * upstream, as `reseller-mock import` writes it (new keys, secrets hidden), so that
+ * `head -n 1 FILE.jsonl > seed.json` serves the recorded account; the second says where and when it
+ * was recorded; each further line is one exchange, appended as it completes
+ * (docs/keeping-the-mock-honest.md, "Record and replay"). `replay` reads it back with
  * {@link parseCassette}, which names the line and field of anything it cannot use.
  */
 import * as z from 'zod/mini'
@@ -13,7 +15,12 @@ export const CASSETTE_VERSION = 1
 
 const Headers = z.record(z.string(), z.string())
 
-/** The first line: where and when it was recorded, and the seed a replay starts from. */
+/** The first line: the seed a replay starts from (the mock's seed schema checks it when it loads). */
+export const CassetteSeed = z.looseObject({ resellers: z.array(z.unknown()) })
+/** The first line of a cassette. */
+export type CassetteSeed = z.infer<typeof CassetteSeed>
+
+/** The second line: where and when it was recorded. */
 export const CassetteHeader = z.object({
   format: z.literal(CASSETTE_FORMAT),
   version: z.literal(CASSETTE_VERSION),
@@ -21,10 +28,8 @@ export const CassetteHeader = z.object({
   recorded_at: z.string(),
   /** The mode of the key given to `record` (`live` or `sandbox`). */
   mode: z.enum(['live', 'sandbox']),
-  /** The seed, each API key's `key` replaced by its mode (`replay` makes new keys). */
-  seed: z.record(z.string(), z.unknown()),
 })
-/** The first line of a cassette. */
+/** The second line of a cassette. */
 export type CassetteHeader = z.infer<typeof CassetteHeader>
 
 /** A request as recorded: the path below the upstream's base URL, query included. */
@@ -51,7 +56,7 @@ export const RecordedResponse = z.object({
 /** The upstream's answer as recorded. */
 export type RecordedResponse = z.infer<typeof RecordedResponse>
 
-/** One line after the first. */
+/** One line after the second. */
 export const CassetteExchange = z.object({
   /** 1, 2, 3… in the order the answers completed. */
   seq: z.int().check(z.positive('must be 1 or more')),
@@ -69,6 +74,7 @@ export type CassetteExchange = z.infer<typeof CassetteExchange>
 
 /** A cassette read back. */
 export interface Cassette {
+  seed: CassetteSeed
   header: CassetteHeader
   exchanges: CassetteExchange[]
 }
@@ -79,7 +85,7 @@ export class CassetteError extends Error {
 }
 
 /** One JSON line (no line break inside: JSON.stringify escapes them). */
-export function cassetteLine(value: CassetteHeader | CassetteExchange): string {
+export function cassetteLine(value: CassetteSeed | CassetteHeader | CassetteExchange): string {
   return `${JSON.stringify(value)}\n`
 }
 
@@ -106,20 +112,26 @@ export function parseCassette(text: string, file = 'cassette'): Cassette {
     try {
       values.push(JSON.parse(line))
     } catch (error) {
-      if (cutShort && index === lines.length - 1 && index > 0) break
+      if (cutShort && index === lines.length - 1 && index > 1) break
       throw new CassetteError(`${file} line ${index + 1} is not JSON: ${(error as Error).message}`)
     }
   }
-  const header = CassetteHeader.safeParse(values[0])
-  if (!header.success) {
+  const seed = CassetteSeed.safeParse(values[0])
+  if (!seed.success) {
     throw new CassetteError(
-      `${file} line 1 is not the header of a ${CASSETTE_FORMAT} version ${CASSETTE_VERSION}: ${issuesOf(header.error)}`,
+      `${file} line 1 is not a seed (the first line record writes): ${issuesOf(seed.error)}`,
     )
   }
-  const exchanges = values.slice(1).map((value, index) => {
+  const header = CassetteHeader.safeParse(values[1])
+  if (!header.success) {
+    throw new CassetteError(
+      `${file} line 2 is not the header of a ${CASSETTE_FORMAT} version ${CASSETTE_VERSION}: ${issuesOf(header.error)}`,
+    )
+  }
+  const exchanges = values.slice(2).map((value, index) => {
     const exchange = CassetteExchange.safeParse(value)
-    if (!exchange.success) throw new CassetteError(`${file} line ${index + 2}: ${issuesOf(exchange.error)}`)
+    if (!exchange.success) throw new CassetteError(`${file} line ${index + 3}: ${issuesOf(exchange.error)}`)
     return exchange.data
   })
-  return { header: header.data, exchanges }
+  return { seed: seed.data, header: header.data, exchanges }
 }

@@ -58,8 +58,12 @@ function placeholdersOf(seed: SeedInput): Placeholders {
   }
 }
 
-/** Reads an answer into an {@link Exchange}; `status: null` when nothing answered. */
-async function exchange(send: () => Promise<Response>, method: string, path: string): Promise<Exchange> {
+/** Sends a request and reads its answer into an {@link Exchange}; `status: null` when nothing answered. */
+export async function exchange(
+  send: () => Promise<Response>,
+  method: string,
+  path: string,
+): Promise<Exchange> {
   let response: Response
   try {
     response = await send()
@@ -127,6 +131,9 @@ class ScenarioRun {
       step.method,
       path,
     )
+    // No answer at all is a connection error of the run (exit 2), not a difference of the mock.
+    if (up.status === null)
+      throw new CompareError(`${this.upstreamBase} stopped answering at step ${name}: ${String(up.body)}`)
     const mockPath = this.ids.toMock(path)
     const mockBody = body === undefined ? undefined : this.ids.toMock(body)
     const mock = await exchange(

@@ -4,8 +4,8 @@
  * the cassette (docs/keeping-the-mock-honest.md, "Record and replay").
  */
 import { type KeyMode, keyMode } from '@reseller-api/sdk/schemas'
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js'
-import { CassetteWriter, cassetteSeed, toCassetteExchange } from './cassette-writer.js'
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteSeed } from './cassette.js'
+import { CassetteWriter, toCassetteExchange } from './cassette-writer.js'
 import { createExchangeChecker, type OpenApiDocumentLike } from './openapi-check.js'
 import { type ProxiedExchange, startRecordProxy } from './record-proxy.js'
 
@@ -15,8 +15,8 @@ export interface RecordOptions {
   upstream: URL
   /** The key the seed was imported with: its mode labels the requests made with it. */
   key: string
-  /** The seed imported from the upstream (its keys are replaced by their mode in the cassette). */
-  seed: Record<string, unknown>
+  /** The seed imported from the upstream, with its new keys (its secrets are hidden in the cassette). */
+  seed: CassetteSeed
   /** The OpenAPI document each exchange is checked against. */
   openapi: OpenApiDocumentLike
   out: string
@@ -96,13 +96,13 @@ export async function startRecording(options: RecordOptions): Promise<Recording>
   try {
     writer = new CassetteWriter(
       options.out,
+      options.seed,
       {
         format: CASSETTE_FORMAT,
         version: CASSETTE_VERSION,
         upstream: options.upstream.href.replace(/\/+$/, ''),
         recorded_at: new Date().toISOString(),
         mode,
-        seed: cassetteSeed(options.seed),
       },
       [options.key],
     )

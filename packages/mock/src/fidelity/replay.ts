@@ -5,10 +5,12 @@
  * replay"). Offline: the mock is answered through `mock.fetch`, and its webhook deliveries get a
  * `fetch` that refuses to leave the process.
  */
+
+import { keyMode } from '@reseller-api/sdk/schemas'
 import type { MockApi } from '../mock-api.js'
 import { createMockApi } from '../node.js'
 import type { SeedInput } from '../seed/schema.js'
-import type { Cassette, CassetteExchange, RecordedResponse } from './cassette.js'
+import type { Cassette, CassetteExchange, CassetteSeed, RecordedResponse } from './cassette.js'
 import { OTHER_KEY, REDACTED, redactBodyText } from './cassette-redact.js'
 import { compareExchange, type Exchange, IdMap, type OpenApiLike, type StepResult } from './engine.js'
 import { knownValues } from './import.js'
@@ -26,28 +28,16 @@ const offlineFetch: typeof fetch = async () => {
   throw new TypeError('replay is offline: no webhook leaves the process')
 }
 
-/** The cassette's seed with a new key for each key it names by mode; the first key of each mode. */
-export function replaySeed(cassetteSeed: Record<string, unknown>): {
-  seed: SeedInput
-  keys: Partial<Record<Mode, string>>
-} {
+/** The first key of each mode in the cassette's seed: the import's new keys, by mode. */
+export function keysByMode(seed: CassetteSeed): Partial<Record<Mode, string>> {
   const keys: Partial<Record<Mode, string>> = {}
-  let n = 0
-  const resellers = (Array.isArray(cassetteSeed.resellers) ? cassetteSeed.resellers : []).map(
-    (reseller: Record<string, unknown>) => ({
-      ...reseller,
-      api_keys: (Array.isArray(reseller.api_keys) ? reseller.api_keys : []).map(
-        (entry: Record<string, unknown>) => {
-          const mode: Mode = entry.key === 'sandbox' ? 'sandbox' : 'live'
-          n += 1
-          const key = `${mode === 'live' ? 'svc_live_' : 'svc_test_'}replay_${n}`
-          keys[mode] ??= key
-          return { ...entry, key }
-        },
-      ),
-    }),
-  )
-  return { seed: { ...cassetteSeed, resellers } as SeedInput, keys }
+  for (const reseller of seed.resellers as { api_keys?: { key?: unknown }[] }[]) {
+    for (const { key } of reseller.api_keys ?? []) {
+      const mode = typeof key === 'string' ? keyMode(key) : undefined
+      if (mode !== undefined) keys[mode] ??= key as string
+    }
+  }
+  return keys
 }
 
 /** The `Authorization` to send for a recorded label. */
@@ -112,17 +102,17 @@ export interface ReplayOptions {
 
 /** Replays every answered exchange of `cassette` against a fresh mock; one step per exchange (`#seq`). */
 export async function replayCassette(cassette: Cassette, options: ReplayOptions): Promise<StepResult[]> {
-  const { seed, keys } = replaySeed(cassette.header.seed)
+  const keys = keysByMode(cassette.seed)
   const platformFetch = globalThis.fetch
   let mock: MockApi
   // The dispatcher takes the global fetch as it is when the mock is made (webhooks/dispatcher.ts).
   globalThis.fetch = offlineFetch
   try {
-    mock = createMockApi({ seed })
+    mock = createMockApi({ seed: cassette.seed as SeedInput })
   } finally {
     globalThis.fetch = platformFetch
   }
-  const ids = new IdMap(knownValues(cassette.header.seed))
+  const ids = new IdMap(knownValues(cassette.seed))
   const steps: StepResult[] = []
   try {
     for (const exchange of cassette.exchanges) {

@@ -154,9 +154,9 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
       }
     }
     record.status = response.status
-    mock.journal.answered()
     response.headers['x-request-id'] = id
     if (mock.journal.limit > 0) record.response = journalAnswer(response)
+    mock.journal.answered()
     return response
   }
 

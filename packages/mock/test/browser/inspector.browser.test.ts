@@ -165,7 +165,8 @@ describe('the inspector page', () => {
     await shows('#webhooks-notice', /Redeliver dlv_\w+: done/)
     expect(receiver.received).toHaveLength(sent + 1)
     expect(receiver.received[sent]!.body).toBe(first!.body)
-    await expect(page.locator('#webhooks-body details', { hasText: hook.id }).count()).resolves.toBe(2)
+    // The new delivery reaches the page with the next change event.
+    await expect.poll(() => page.locator('#webhooks-body details', { hasText: hook.id }).count()).toBe(2)
   })
 
   it('adds a fault, finds the failed request by the id the SDK error names, removes the fault', async () => {

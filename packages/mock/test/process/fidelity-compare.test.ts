@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseSeed } from '../../src/node.js'
-import { assertBuilt, runCli, startCli } from '../helpers/cli.js'
+import { assertBuilt, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
 import { startUpstream, UPSTREAM_KEYS, UPSTREAM_SECRETS, type Upstream } from '../helpers/fidelity.js'
 
 let upstream: Upstream
@@ -19,9 +19,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const TIMEOUT = 60_000
+/** Generous: the CLI runs import and compare over HTTP, on machines that may be loaded. */
+const TIMEOUT = 120_000
 
-describe('reseller-mock import', { timeout: TIMEOUT }, () => {
+describe('reseller-mock import', { timeout: 4 * TIMEOUT }, () => {
   it('writes a seed the mock loads, prints the new keys on stderr, and never the given ones', async () => {
     const out = join(dir, 'seed.json')
     const { code, stderr } = await runCli(
@@ -51,9 +52,10 @@ describe('reseller-mock import', { timeout: TIMEOUT }, () => {
       expect(stderr).not.toContain(secret)
     }
     // The seed serves: a server started from it answers with the new key.
-    const served = await startCli(['--seed', out, '--port', '0', '--quiet'])
+    const served = spawnCli(['--seed', out, '--port', '0', '--quiet'])
+    const [, url] = await waitForLine(served, /listening on (http:\/\/\S+)/, TIMEOUT)
     try {
-      const answer = await fetch(`${served.url}/api/v1/support/tickets`, {
+      const answer = await fetch(`${url}/api/v1/support/tickets`, {
         headers: { authorization: `Bearer ${key}` },
       })
       expect(answer.status).toBe(200)
@@ -81,14 +83,14 @@ describe('reseller-mock import', { timeout: TIMEOUT }, () => {
   })
 
   it('--help names the flags', async () => {
-    const { code, stdout } = await runCli(['import', '--help'])
+    const { code, stdout } = await runCli(['import', '--help'], TIMEOUT)
     expect(code).toBe(0)
     expect(stdout).toContain('--from URL')
     expect(stdout).toContain('--redact')
   })
 })
 
-describe('reseller-mock compare', { timeout: TIMEOUT }, () => {
+describe('reseller-mock compare', { timeout: 4 * TIMEOUT }, () => {
   it('exit 0, a table of ok steps, the JSON report and JUnit with one test case per step', async () => {
     const report = join(dir, 'report.json')
     const junit = join(dir, 'junit.xml')
@@ -161,29 +163,19 @@ describe('reseller-mock compare', { timeout: TIMEOUT }, () => {
 
   it('exit 2: a live key for the sandbox scenario (nothing sent), a bad allow file, an unreachable upstream', async () => {
     upstream.proxy.methods.clear()
-    const live = await runCli([
-      'compare',
-      '--upstream',
-      upstream.proxy.url,
-      '--key',
-      UPSTREAM_KEYS.full,
-      '--scenario',
-      'sandbox',
-    ])
+    const live = await runCli(
+      ['compare', '--upstream', upstream.proxy.url, '--key', UPSTREAM_KEYS.full, '--scenario', 'sandbox'],
+      TIMEOUT,
+    )
     expect(live.code).toBe(2)
     expect(live.stderr).toMatch(/sandbox keys/)
     expect(upstream.proxy.methods.size).toBe(0)
     const allow = join(dir, 'bad-allow.jsonl')
     writeFileSync(allow, '{"pointer": 3, "kind": "type"}\n')
-    const bad = await runCli([
-      'compare',
-      '--upstream',
-      upstream.proxy.url,
-      '--key',
-      UPSTREAM_KEYS.full,
-      '--allow',
-      allow,
-    ])
+    const bad = await runCli(
+      ['compare', '--upstream', upstream.proxy.url, '--key', UPSTREAM_KEYS.full, '--allow', allow],
+      TIMEOUT,
+    )
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('bad-allow.jsonl:1: pointer must be a string')
     const down = await runCli(
@@ -192,13 +184,13 @@ describe('reseller-mock compare', { timeout: TIMEOUT }, () => {
     )
     expect(down.code).toBe(2)
     expect(down.stdout).toBe('')
-    const usage = await runCli(['compare', '--key', UPSTREAM_KEYS.full, '--scenario', 'write'])
+    const usage = await runCli(['compare', '--key', UPSTREAM_KEYS.full, '--scenario', 'write'], TIMEOUT)
     expect(usage.code).toBe(2)
   })
 
   it('--help of each command, and the main --help names them', async () => {
-    expect((await runCli(['compare', '--help'])).stdout).toContain('--scenario NAME')
-    const main = await runCli(['--help'])
+    expect((await runCli(['compare', '--help'], TIMEOUT)).stdout).toContain('--scenario NAME')
+    const main = await runCli(['--help'], TIMEOUT)
     expect(main.stdout).toMatch(/^ +reseller-mock import +\S/m)
     expect(main.stdout).toMatch(/^ +reseller-mock compare +\S/m)
   })

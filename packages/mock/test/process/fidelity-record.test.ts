@@ -64,7 +64,7 @@ async function cassetteLines(path: string) {
     .map((line) => JSON.parse(line))
 }
 
-describe('reseller-mock record', { timeout: 90_000 }, () => {
+describe('reseller-mock record', { timeout: 240_000 }, () => {
   it('answers with the upstream answer byte for byte: JSON, errors, HTML, binary and a custom status line', async () => {
     const out = join(dir, 'c.jsonl')
     const run = await startRecord(out)
@@ -103,7 +103,12 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
       expect(got.body.equals(sent.body), `${method} ${path}`).toBe(true)
     }
     expect(await stop(run, 'SIGTERM')).toEqual({ code: 0, signal: null })
-    const [header, ...exchanges] = await cassetteLines(out)
+    const [seed, header, ...exchanges] = await cassetteLines(out)
+    // The first line is the seed as import writes it, with a new key of the recorded key's mode.
+    expect(seed.resellers[0].api_keys).toEqual([
+      { key: expect.stringMatching(/^svc_live_/), scopes: expect.any(Array) },
+    ])
+    expect(seed.resellers[0].api_keys[0].key).not.toBe(KEY)
     expect(header).toMatchObject({
       format: 'reseller-mock-cassette',
       version: 1,
@@ -133,22 +138,22 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
         ? editJson(answer, (body) => {
             const first = (body.data as Record<string, unknown>[])[0]!
             first.priority = 'critical'
-            first.escalated = true
+            ;(body.data as Record<string, unknown>[])[1]!.messages_count = 'two'
           })
         : answer
     const got = await rawRequest(run.url, 'GET', '/api/v1/support/tickets', auth)
     expect(got.status).toBe(200)
     expect(JSON.parse(got.body.toString()).data[0].priority).toBe('critical')
     await expect
-      .poll(run.stderr, { timeout: 10_000 })
+      .poll(run.stderr, { timeout: 60_000 })
       .toMatch(/violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/0\/priority: /)
     expect(run.stderr()).toMatch(
-      /violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/0: .*escalated/,
+      /violation: GET \/api\/v1\/support\/tickets → 200: answer \/data\/1\/messages_count: /,
     )
     // The proxy goes on: a conforming exchange after it has no violation.
     expect((await rawRequest(run.url, 'GET', '/api/v1/reseller/whm/usage', auth)).status).toBe(200)
     expect(await stop(run, 'SIGINT')).toEqual({ code: 0, signal: null })
-    const [, first, second] = await cassetteLines(out)
+    const [, , first, second] = await cassetteLines(out)
     expect(first.violations).toHaveLength(2)
     expect(second.violations).toEqual([])
   })
@@ -161,7 +166,7 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
     const out = join(dir, 'never.jsonl')
     const run = spawnCli(['record', '--upstream', url, '--key', KEY, '--out', out, '--port', '0'])
     children.push(run)
-    await expect.poll(() => requests, { timeout: 15_000 }).toBeGreaterThan(0)
+    await expect.poll(() => requests, { timeout: 60_000 }).toBeGreaterThan(0)
     expect(await stop(run, 'SIGTERM')).toEqual({ code: 0, signal: null })
     expect(run.stdout.join('\n')).toMatch(/stopped \(SIGTERM\) before recording: nothing written/)
     await expect(readFile(out)).rejects.toThrow(/ENOENT/)
@@ -171,25 +176,20 @@ describe('reseller-mock record', { timeout: 90_000 }, () => {
 
   it('refuses bad flags and an upstream it cannot import from with exit 2, writing nothing', async () => {
     const out = join(dir, 'never.jsonl')
-    const noUpstream = await runCli(['record', '--key', KEY, '--out', out])
+    const noUpstream = await runCli(['record', '--key', KEY, '--out', out], 60_000)
     expect(noUpstream.code).toBe(2)
     expect(noUpstream.stderr).toMatch(/--upstream URL is required/)
-    const badKey = await runCli(['record', '--upstream', tap.url, '--key', 'secret123', '--out', out])
+    const badKey = await runCli(['record', '--upstream', tap.url, '--key', 'secret123', '--out', out], 60_000)
     expect(badKey.code).toBe(2)
     expect(badKey.stderr).not.toContain('secret123')
-    const unreachable = await runCli([
-      'record',
-      '--upstream',
-      'http://127.0.0.1:1',
-      '--key',
-      KEY,
-      '--out',
-      out,
-    ])
+    const unreachable = await runCli(
+      ['record', '--upstream', 'http://127.0.0.1:1', '--key', KEY, '--out', out],
+      60_000,
+    )
     expect(unreachable.code).toBe(2)
     expect(unreachable.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1/)
     await expect(readFile(out)).rejects.toThrow(/ENOENT/)
-    const help = await runCli(['record', '--help'])
+    const help = await runCli(['record', '--help'], 60_000)
     expect(help.code).toBe(0)
     for (const flag of ['--upstream', '--key', '--out', '--port', '--webhook'])
       expect(help.stdout).toContain(flag)
@@ -237,7 +237,7 @@ async function session(url: string) {
   return { uuid, webhookSecret: webhook.data.secret as string }
 }
 
-describe('reseller-mock replay', { timeout: 120_000 }, () => {
+describe('reseller-mock replay', { timeout: 240_000 }, () => {
   // One reseller: the integer ids the session creates are then the same on both sides (ids the
   // import knows are never mapped: docs/keeping-the-mock-honest.md, "Record and replay", limits).
   beforeEach(async () => {
@@ -253,16 +253,14 @@ describe('reseller-mock replay', { timeout: 120_000 }, () => {
     const { uuid, webhookSecret } = await session(run.url)
     expect(await stop(run, 'SIGTERM')).toEqual({ code: 0, signal: null })
     const text = await readFile(out, 'utf8')
-    expect(text.split('\n')).toHaveLength(14)
+    expect(text.split('\n')).toHaveLength(15)
+    // Key-shaped strings: only the import's new keys, in the seed line.
+    const [seedLine, ...rest] = text.split('\n')
+    expect(rest.join('\n')).not.toMatch(/svc_(live|test)_/)
+    const newKeys = JSON.parse(seedLine!).resellers[0].api_keys.map((k: { key: string }) => k.key)
+    expect(seedLine!.match(/svc_(live|test)_[\w-]+/g)).toEqual(newKeys)
     expect(webhookSecret).toMatch(/^whsec_/)
-    for (const secret of [
-      KEY,
-      webhookSecret,
-      'reseller-signing-secret-1',
-      'svc_live_',
-      'svc_test_',
-      'whsec_',
-    ]) {
+    for (const secret of [KEY, webhookSecret, 'reseller-signing-secret-1', 'whsec_']) {
       expect(text, secret).not.toContain(secret)
     }
     expect(text).toContain(uuid)
@@ -319,17 +317,17 @@ describe('reseller-mock replay', { timeout: 120_000 }, () => {
   })
 
   it('exits 2 on a missing cassette, a line it cannot read, or a bad flag', async () => {
-    const missing = await runCli(['replay', join(dir, 'nope.jsonl')])
+    const missing = await runCli(['replay', join(dir, 'nope.jsonl')], 60_000)
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/cannot read the cassette .*nope\.jsonl/)
     const bad = join(dir, 'bad.jsonl')
     await writeFile(bad, '{"format":"reseller-mock-cassette"}\n')
-    const badRun = await runCli(['replay', bad])
+    const badRun = await runCli(['replay', bad], 60_000)
     expect(badRun.code).toBe(2)
-    expect(badRun.stderr).toMatch(/bad\.jsonl line 1 is not the header/)
-    expect((await runCli(['replay'])).code).toBe(2)
-    expect((await runCli(['replay', bad, '--nope'])).code).toBe(2)
-    const help = await runCli(['replay', '--help'])
+    expect(badRun.stderr).toMatch(/bad\.jsonl line 1 is not a seed/)
+    expect((await runCli(['replay'], 60_000)).code).toBe(2)
+    expect((await runCli(['replay', bad, '--nope'], 60_000)).code).toBe(2)
+    const help = await runCli(['replay', '--help'], 60_000)
     expect(help.code).toBe(0)
     for (const flag of ['--report', '--junit', '--allow']) expect(help.stdout).toContain(flag)
   })
@@ -346,7 +344,7 @@ async function docBlocks(file: string, heading: string): Promise<string[]> {
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!)
 }
 
-describe('docs/keeping-the-mock-honest.md, "Record and replay"', { timeout: 120_000 }, () => {
+describe('docs/keeping-the-mock-honest.md, "Record and replay"', { timeout: 240_000 }, () => {
   it('its recipes record in front of an application and replay offline, as written', async () => {
     const [recordBlock, replayBlock] = await docBlocks('keeping-the-mock-honest.md', '## Record and replay')
     expect(recordBlock).toContain('# … run your application')
@@ -379,6 +377,7 @@ describe('docs/keeping-the-mock-honest.md, "Record and replay"', { timeout: 120_
     const report = JSON.parse(await readFile(join(dir, 'replay.json'), 'utf8'))
     expect(report.differences).toBe(0)
     const cassette = await readFile(join(dir, 'checkout.jsonl'), 'utf8')
-    expect(cassette).not.toMatch(/svc_(live|test)_|whsec_/)
+    expect(cassette).not.toContain(KEY)
+    expect(cassette).not.toMatch(/whsec_/)
   })
 })

@@ -234,7 +234,7 @@ describe('allowedHosts / --allowed-host', () => {
     )
   })
 
-  it('the CLI takes --allowed-host repeatedly', async () => {
+  it('the CLI takes --allowed-host repeatedly', { timeout: 30_000 }, async () => {
     assertBuilt()
     const run = await startCli([
       '--port',

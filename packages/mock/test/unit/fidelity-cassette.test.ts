@@ -18,22 +18,23 @@ import {
 } from '../../src/fidelity/cassette-redact.js'
 import {
   CassetteWriter,
-  cassetteSeed,
   recordedBody,
   recordedHeaders,
+  redactSeed,
   toCassetteExchange,
 } from '../../src/fidelity/cassette-writer.js'
 
 const KEY = 'svc_live_recorded_key_123'
 
-const header = (seed: Record<string, unknown> = { resellers: [] }): CassetteHeader => ({
+const header = (): CassetteHeader => ({
   format: CASSETTE_FORMAT,
   version: CASSETTE_VERSION,
   upstream: 'https://api.example.test',
   recorded_at: '2026-01-01T00:00:00.000Z',
   mode: 'live',
-  seed,
 })
+/** The seed line and the header line. */
+const top = `${JSON.stringify({ resellers: [] })}\n${JSON.stringify(header())}\n`
 
 const exchangeLine = (seq: number) =>
   JSON.stringify({
@@ -128,8 +129,8 @@ describe('cassette lines', () => {
     expect(JSON.stringify(line)).not.toContain('my-signing-secret')
   })
 
-  it("replaces the seed's keys by their mode and hides its secrets", () => {
-    const seed = cassetteSeed({
+  it("hides the seed's secrets and keeps its own keys, which a replay sends", () => {
+    const seed = redactSeed({
       resellers: [
         {
           id: 1,
@@ -146,8 +147,8 @@ describe('cassette lines', () => {
         {
           id: 1,
           api_keys: [
-            { key: 'live', scopes: ['support:read'] },
-            { key: 'sandbox', scopes: [] },
+            { key: 'svc_live_new1', scopes: ['support:read'] },
+            { key: 'svc_test_new2', scopes: [] },
           ],
           webhook: { url: 'https://h.example', secret: REDACTED },
         },
@@ -167,7 +168,7 @@ describe('cassette file', () => {
 
   it('writes whole lines that read back, and never the secrets it was given', async () => {
     const path = join(dir, 'c.jsonl')
-    const writer = new CassetteWriter(path, header({ resellers: [], note: `oops ${KEY}` }), [KEY])
+    const writer = new CassetteWriter(path, { resellers: [], note: `oops ${KEY}` }, header(), [KEY])
     writer.append(JSON.parse(exchangeLine(1)))
     writer.close()
     writer.append(JSON.parse(exchangeLine(2)))
@@ -175,41 +176,43 @@ describe('cassette file', () => {
     expect(text.endsWith('\n')).toBe(true)
     expect(text).not.toContain(KEY)
     const cassette = parseCassette(text)
+    expect(cassette.seed).toEqual({ resellers: [], note: REDACTED })
     expect(cassette.exchanges.map((e) => e.seq)).toEqual([1])
     expect(cassette.exchanges[0]!.violations).toEqual([])
   })
 })
 
 describe('parseCassette', () => {
-  const good = `${JSON.stringify(header())}\n${exchangeLine(1)}\n`
+  const good = `${top}${exchangeLine(1)}\n`
 
-  it('reads the header and each exchange', () => {
+  it('reads the seed, the header and each exchange', () => {
     const cassette = parseCassette(good)
+    expect(cassette.seed).toEqual({ resellers: [] })
     expect(cassette.header.mode).toBe('live')
     expect(cassette.exchanges).toHaveLength(1)
   })
 
   it('drops a last line cut short, and only that one', () => {
     expect(parseCassette(`${good}{"seq":2,"at`).exchanges).toHaveLength(1)
-    expect(() =>
-      parseCassette(`${JSON.stringify(header())}\n{"seq":\n${exchangeLine(2)}\n`, 'c.jsonl'),
-    ).toThrow(/c\.jsonl line 2 is not JSON/)
+    expect(() => parseCassette(`${top}{"seq":\n${exchangeLine(2)}\n`, 'c.jsonl')).toThrow(
+      /c\.jsonl line 3 is not JSON/,
+    )
   })
 
   it('names the line and field of a bad exchange', () => {
     const bad = exchangeLine(1).replace('"status":200', '"status":"200"')
-    expect(() => parseCassette(`${JSON.stringify(header())}\n${bad}\n`, 'c.jsonl')).toThrow(
-      /c\.jsonl line 2: response\.status: /,
-    )
+    expect(() => parseCassette(`${top}${bad}\n`, 'c.jsonl')).toThrow(/c\.jsonl line 3: response\.status: /)
   })
 
-  it('refuses an empty file and a first line that is not a header', () => {
+  it('refuses an empty file, a first line that is not a seed and a second that is not the header', () => {
     expect(() => parseCassette('', 'c.jsonl')).toThrow(CassetteError)
     expect(() => parseCassette('', 'c.jsonl')).toThrow(/c\.jsonl is empty/)
-    expect(() => parseCassette(`${exchangeLine(1)}\n`, 'c.jsonl')).toThrow(
-      /c\.jsonl line 1 is not the header/,
+    expect(() => parseCassette(`${exchangeLine(1)}\n`, 'c.jsonl')).toThrow(/c\.jsonl line 1 is not a seed/)
+    const seedLine = JSON.stringify({ resellers: [] })
+    expect(() => parseCassette(`${seedLine}\n${exchangeLine(1)}\n`, 'c.jsonl')).toThrow(
+      /c\.jsonl line 2 is not the header/,
     )
     const future = { ...header(), version: 2 }
-    expect(() => parseCassette(`${JSON.stringify(future)}\n`)).toThrow(/version: /)
+    expect(() => parseCassette(`${seedLine}\n${JSON.stringify(future)}\n`)).toThrow(/version: /)
   })
 })

@@ -1,13 +1,13 @@
 /**
- * Every error the SDK throws, and the one factory that turns an HTTP answer into its class.
+ * Every error the SDK throws (the one factory that turns an HTTP answer into its class is
+ * `error-factory.ts`).
  *
  * No class keeps a `Request`, request headers or client options: the API key travels in the
  * `Authorization` header and must appear in no message, property, stack or cause. This module
  * imports nothing from ky, so the webhook entry point may reuse it.
  */
-import { ErrorBody, type FieldErrors } from '../schemas/common.js'
+import type { FieldErrors } from '../schemas/common.js'
 import { describeFieldErrors } from '../schemas/issues.js'
-import { parseRetryAfter } from './retry.js'
 
 /** Base of every error the SDK throws. Catch it to handle anything the client can fail with. */
 export class ResellerApiError extends Error {
@@ -121,7 +121,7 @@ export class ValidationError extends UnprocessableEntityError {
   /** Each failing field (dot path such as `events.0`) and the rules it broke. */
   readonly fields: FieldErrors
 
-  /** @internal Built by {@link errorFromResponse} or by the SDK's own checks. */
+  /** @internal Built by `errorFromResponse` or by the SDK's own checks. */
   constructor(init: ValidationErrorInit) {
     super(init)
     this.fields = init.fields
@@ -165,7 +165,7 @@ export class RateLimitError extends ApiError {
   /** Seconds the server asked to wait (`Retry-After`, seconds or HTTP date), or `undefined` if it did not say. */
   readonly retryAfter: number | undefined
 
-  /** @internal Built by {@link errorFromResponse}. */
+  /** @internal Built by `errorFromResponse`. */
   constructor(init: RateLimitErrorInit) {
     super(init)
     this.retryAfter = init.retryAfter
@@ -274,110 +274,6 @@ export class ResponseValidationError extends ResellerApiError {
     this.method = init.method
     this.url = init.url
   }
-}
-
-/** Everything the factory needs to know about a non-2xx answer. */
-export interface ErrorResponse {
-  /** HTTP status. */
-  readonly status: number
-  /** HTTP status text, used when the body carries no message. */
-  readonly statusText: string
-  /** Answer headers. */
-  readonly headers: Headers
-  /** Parsed body: JSON value, text, or `undefined`. */
-  readonly body: unknown
-  /** HTTP method of the request. */
-  readonly method: string
-  /** URL of the request. */
-  readonly url: string
-  /** `Date.now()` at reception, to read an HTTP-date `Retry-After`. */
-  readonly now?: number
-}
-
-type UnprocessableClass = new (init: ApiErrorInit) => UnprocessableEntityError
-
-// A Map: `code` comes from the answer, and `constructor` must not find Object's constructor.
-const UNPROCESSABLE_BY_CODE: ReadonlyMap<string, UnprocessableClass> = new Map<string, UnprocessableClass>([
-  ['invalid_state', InvalidStateError],
-  ['no_reseller_service', NoResellerServiceError],
-  ['quota_exceeded', QuotaExceededError],
-  ['domain_taken', DomainTakenError],
-  ['insufficient_funds', InsufficientFundsError],
-])
-
-/**
- * `error.fields` of an answer as sent. zod's record parse leaves out a field named `__proto__`
- * (it guards its own output object), but that name is a field the client sent like any other.
- */
-function fieldsOf(body: unknown, parsed: FieldErrors): FieldErrors {
-  const raw = (body as { error?: { fields?: unknown } } | null)?.error?.fields
-  if (raw === null || typeof raw !== 'object') return parsed
-  // The own property, read without touching the `__proto__` accessor.
-  const proto: unknown = Object.getOwnPropertyDescriptor(raw, '__proto__')?.value
-  if (!Array.isArray(proto) || !proto.every((m) => typeof m === 'string')) return parsed
-  return Object.fromEntries([...Object.entries(parsed), ['__proto__', proto as string[]]])
-}
-
-/**
- * The one factory from a non-2xx answer to its error class: by status first, then by the body's
- * `error.code` within 403, 422 and 5xx. Statuses with no class of their own (400, 408, 409, …)
- * arrive as a plain {@link ApiError}.
- */
-export function errorFromResponse(response: ErrorResponse): ApiError {
-  const envelope = ErrorBody.safeParse(response.body)
-  const error = envelope.success ? envelope.data.error : undefined
-  const code = error?.code
-  const what = error?.message || response.statusText || 'request failed'
-  const message = `${what} (${response.status}${code ? ` ${code}` : ''}; ${response.method} ${response.url})`
-  const init: ApiErrorInit = {
-    status: response.status,
-    code,
-    message,
-    body: response.body,
-    headers: response.headers,
-    method: response.method,
-    url: response.url,
-  }
-  const { status } = response
-  if (status === 401) return new AuthenticationError(init)
-  if (status === 403) {
-    return code === 'sandbox_read_only' ? new SandboxReadOnlyError(init) : new PermissionDeniedError(init)
-  }
-  if (status === 404) return new NotFoundError(init)
-  if (status === 422) {
-    if (code === 'validation_error')
-      return new ValidationError({ ...init, fields: fieldsOf(response.body, error?.fields ?? {}) })
-    const Class = code === undefined ? undefined : UNPROCESSABLE_BY_CODE.get(code)
-    return Class ? new Class(init) : new UnprocessableEntityError(init)
-  }
-  if (status === 429) {
-    return new RateLimitError({
-      ...init,
-      retryAfter: parseRetryAfter(response.headers.get('retry-after'), response.now),
-    })
-  }
-  if (status >= 500) {
-    return code === 'whm_unavailable' ? new WhmUnavailableError(init) : new ServerError(init)
-  }
-  return new ApiError(init)
-}
-
-/**
- * The {@link ValidationError} of a request the SDK refused before sending: same class, status and
- * code as the server's, with `fields` naming each failing field.
- */
-export function requestValidationError(method: string, url: string, fields: FieldErrors): ValidationError {
-  const detail = describeFieldErrors(fields)
-  return new ValidationError({
-    status: 422,
-    code: 'validation_error',
-    message: `${method} ${url} was not sent: ${detail}`,
-    body: { success: false, error: { code: 'validation_error', message: detail, fields } },
-    headers: undefined,
-    method,
-    url,
-    fields,
-  })
 }
 
 /** Whether `value` is an object whose `brand` getter (or property) is `true`. */

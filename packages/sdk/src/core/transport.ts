@@ -9,14 +9,8 @@ import { type FieldErrors, PageParams } from '../schemas/common.js'
 import { fieldErrors, validate } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
-import {
-  ApiError,
-  ConnectionError,
-  errorFromResponse,
-  ResponseValidationError,
-  requestValidationError,
-  TimeoutError,
-} from './errors.js'
+import { errorFromResponse, requestValidationError } from './error-factory.js'
+import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
 import { Page, PagePromise } from './pagination.js'
 import { buildPath } from './path.js'
