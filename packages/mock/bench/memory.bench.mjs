@@ -1,4 +1,4 @@
-// Memory of a long-running standalone mock (issue 13): the built `reseller-mock` CLI in a child
+// Memory of a long-running standalone mock: the built `reseller-mock` CLI in a child
 // process (in memory, `--insecure-webhooks`, no request log) under a mixed load: ticket creates and
 // replies, sandbox and live provisioning (live until the WHM quota is full), general webhook
 // creates (until the cap of 100), emitted events, webhook tests, and reads. Events are delivered to

@@ -2,8 +2,8 @@
 // through the mock's node:http server, next to a bare node:http server answering the very same
 // bytes (status, content type, body). Both run in this process, one after the other, on 127.0.0.1,
 // loaded by autocannon with 50 connections. The mock runs with its defaults: the request journal on
-// (1,000 entries, one per request), no fault. Target: mock / bare >= 0.6 (issue 6 asked 0.5; issue 11
-// keeps 0.6 with the journal on).
+// (1,000 entries, one per request), no fault. Target: mock / bare >= 0.6, with the
+// journal on.
 import { createServer } from 'node:http'
 import autocannon from 'autocannon'
 import { createMockApi } from '../dist/node.js'

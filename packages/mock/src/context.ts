@@ -19,9 +19,9 @@ export interface MockContext extends DomainContext {
   readonly clock: Clock
   /** The parsed seed that `reset()` returns to (uuids and secrets filled in; frozen). */
   readonly seed: Seed
-  /** The request journal (contract §6.1). */
+  /** The request journal. */
   readonly journal: Journal
-  /** The faults applied to API requests (contract §6.2). */
+  /** The faults applied to API requests. */
   readonly faults: FaultRegistry
   /**
    * The webhook dispatcher: queues a delivery for every committed event and runs the attempts on
@@ -49,7 +49,7 @@ export interface ContextOptions {
   baseUrl: string
   insecureWebhooks: boolean
   clock: Clock
-  /** The seed (contract §4 format), parsed here: throws `SeedError` on a bad one. */
+  /** The seed (the format of docs/running-the-mock.md, "Seed format"), parsed here: throws `SeedError` on a bad one. */
   seed: unknown
   /**
    * The store starts empty, for a caller that restores a saved state at once, and `seed` is a

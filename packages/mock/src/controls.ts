@@ -1,5 +1,5 @@
 /**
- * The control endpoints in typed, in-process form (contract §6.3): `mock.state()`,
+ * The control endpoints in typed, in-process form: `mock.state()`,
  * `mock.tickets.staffReply/setStatus`, `mock.emit`. Each action goes through the very route its
  * endpoint runs (same checks, same transaction, same events), so the two never drift; a refusal
  * rejects with a {@link ApiError} carrying the status, code and fields the endpoint would answer.

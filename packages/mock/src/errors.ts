@@ -25,7 +25,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError || (error instanceof Error && error.name === 'ApiError' && 'code' in error)
 }
 
-/** Factories for every error the API answers (contract §5, spec §7). */
+/** Factories for every error the API answers. */
 export const errors = {
   unauthenticated: (message = 'missing, malformed or unknown API key') =>
     new ApiError(401, 'unauthenticated', message),

@@ -31,7 +31,7 @@ export const DEFAULT_BASE_URL = 'https://api.reseller.test'
 
 /** Options of {@link createMockApi}. */
 export interface MockApiOptions {
-  /** The state to start from and `reset()` to (contract §4 format); default: the demo seed. */
+  /** The state to start from and `reset()` to (the format of docs/running-the-mock.md, "Seed format"); default: the demo seed. */
   seed?: SeedInput
   /** Where the mock answers; default `https://api.reseller.test`. The API is below `{baseUrl}/api/v1`. */
   baseUrl?: string
@@ -87,7 +87,7 @@ export interface MockApi {
   /** The support staff's side: `staffReply`, `setStatus` (the ticket control endpoints, typed). */
   readonly tickets: MockTickets
   /**
-   * Emits any event of spec §6 through the real delivery path, as `POST /__mock/events`: a
+   * Emits any event of the API through the real delivery path, as `POST /__mock/events`: a
    * reseller-style event goes to the reseller's webhook, a general-style one to its general webhooks
    * subscribed to it, signed, retried on failure. Resolves the event as receivers get it, once
    * queued: `await mock.clock.advance(0)` waits for the deliveries.

@@ -1,5 +1,5 @@
 /**
- * Keys named like Object.prototype's properties are ordinary fields (contract §6.6): in a request
+ * Keys named like Object.prototype's properties are ordinary fields: in a request
  * body the SDK checks, and in an answer's `error.fields` or `error.code`.
  */
 import { describe, expect, it } from 'vitest'

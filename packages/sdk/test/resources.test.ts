@@ -22,7 +22,7 @@ type Row = [
   answer: unknown,
 ]
 
-/** Every method of CONTRACT §2: what it sends, and that it resolves to the answer's `data`. */
+/** Every method (packages/sdk/README.md, "Methods"): what it sends, and that it resolves to the answer's `data`. */
 const rows: Row[] = [
   [
     'hosting.create',

@@ -36,7 +36,7 @@ const vpsActivated = {
 }
 
 describe('SIGNATURE_HEADER', () => {
-  it('is the lower-case header name of spec §6.3', () => {
+  it('is the lower-case signature header name', () => {
     expect(web.SIGNATURE_HEADER).toBe('x-service-signature')
     expect(node.SIGNATURE_HEADER).toBe(web.SIGNATURE_HEADER)
   })

@@ -1,5 +1,5 @@
 /**
- * Emitting any event of spec §6 on demand (`POST /__mock/events`, `mock.emit`): the test's hand on
+ * Emitting any event of the API on demand (`POST /__mock/events`, `mock.emit`): the test's hand on
  * the events no API operation of the mock causes (`vps.activated`, `payment.failed`, …). The
  * event goes through the real delivery path: the outbox, then the dispatcher, which signs and
  * sends it to the reseller webhook (reseller style) or to the subscribed general webhooks.

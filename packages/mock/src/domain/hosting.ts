@@ -57,7 +57,7 @@ export function findClient(store: Store, caller: Caller, clientId: string): Clie
 const SANDBOX_PASSWORD = 'sandbox-not-a-real-password'
 
 /**
- * Provisions a cPanel account for `client` (spec §2.2–§2.3). Checks, in order: WHM state, package,
+ * Provisions a cPanel account for `client`. Checks, in order: WHM state, package,
  * then in live mode `domain_taken` (all accounts of all resellers, case-insensitive), the WHM quota,
  * and the wallet when registering the domain. Sandbox keys get the simulated answer and change
  * nothing (quota, domain and wallet are not consulted: nothing is consumed).

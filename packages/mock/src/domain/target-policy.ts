@@ -161,8 +161,8 @@ export function urlProblem(url: string): string | null {
 }
 
 /**
- * Why a general webhook's target URL is refused without `insecureWebhooks` (HTTPS on a public host,
- * spec §2.11), as a message that names the rule (it completes "url …"), or `null` when it may be used.
+ * Why a general webhook's target URL is refused without `insecureWebhooks` (HTTPS on a public host),
+ * as a message that names the rule (it completes "url …"), or `null` when it may be used.
  */
 export function targetProblem(url: string): string | null {
   let parsed: URL

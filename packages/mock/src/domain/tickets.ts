@@ -1,5 +1,5 @@
 /**
- * Support tickets: the state machine of spec §3 and contract §5, messages with internal notes.
+ * Support tickets: the state machine of docs/spec-decisions.md, "Mock: tickets", messages with internal notes.
  *
  * - `messages_count` counts the messages a client can see (internal notes excluded).
  * - A client reply to a `resolved` ticket moves it back to `open`; to a `closed` one is refused.

@@ -1,4 +1,4 @@
-/** `mock.faults`: the in-process hand on the fault registry (contract §6.2). */
+/** `mock.faults`: the in-process hand on the fault registry. */
 import { describeFieldErrors } from '@reseller-api/sdk/schemas'
 import { type FaultRegistry, faultJson, type StoredFault } from './registry.js'
 import type { FaultJson, FaultSpec } from './schema.js'

@@ -1,5 +1,5 @@
 /**
- * The faults of one mock (contract §6.2): checked when added, matched against every API request in
+ * The faults of one mock: checked when added, matched against every API request in
  * the order added (first match wins), used up after `times` requests. The core applies what
  * {@link FaultRegistry.take} returns; this module only decides which fault a request meets.
  */
@@ -53,7 +53,7 @@ export interface FaultRegistry {
   take(method: string, path: string, route: string | null): ActiveFault | undefined
 }
 
-// Contract §6.2 defaults; 401 and 404 take the codes the mock itself answers for those statuses.
+// Default codes by status (docs/faults-and-journal.md, "Faults in detail"); 401 and 404 take the codes the mock itself answers for those statuses.
 const DEFAULT_CODES: Record<number, string> = {
   401: 'unauthenticated',
   404: 'not_found',

@@ -1,5 +1,5 @@
 /**
- * The fault spec (contract §6.2): the body of `POST /__mock/faults` and the argument of
+ * The fault spec: the body of `POST /__mock/faults` and the argument of
  * `mock.faults.add()`. Rules that need the route table (does `match.route` name a route of the
  * mock?) are checked by the registry after this schema.
  */

@@ -1,5 +1,5 @@
 /**
- * The clock's control endpoints (contract §4, §6.3): read the mock time, and move it forward
+ * The clock's control endpoints: read the mock time, and move it forward
  * running the webhook deliveries that fall due on the way.
  */
 import * as z from 'zod/mini'

@@ -1,5 +1,5 @@
 /**
- * Control endpoints (contract §4), under `{baseUrl}/__mock/`, no key needed: the operator's and
+ * Control endpoints, under `{baseUrl}/__mock/`, no key needed: the operator's and
  * the test's hand on the state. The clock's are in `clock.ts`, `POST /__mock/events` in `events.ts`.
  */
 import { MessageText, Ticket, TicketMessage, TicketStatus } from '@reseller-api/sdk/schemas'

@@ -1,5 +1,5 @@
 /**
- * The delivery routes: the two test endpoints (spec §4.4, §4.5), the delivery history, and the
+ * The delivery routes: the two test endpoints, the delivery history, and the
  * inspector's delivery list and "redeliver now". Deliveries themselves are the dispatcher's
  * (`context.dispatcher`, src/webhooks/).
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /__mock/events` (contract §6.3): emits any event of spec §6 through the real delivery
+ * `POST /__mock/events`: emits any event of the API through the real delivery
  * path. No key needed, like every control endpoint.
  */
 import { WebhookEvent } from '@reseller-api/sdk/schemas'

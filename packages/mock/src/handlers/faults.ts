@@ -1,4 +1,4 @@
-/** Faults over HTTP (contract §6.2): `POST`, `GET`, `DELETE /__mock/faults`, `DELETE /__mock/faults/{id}`. */
+/** Faults over HTTP: `POST`, `GET`, `DELETE /__mock/faults`, `DELETE /__mock/faults/{id}`. */
 import * as z from 'zod/mini'
 import { errors } from '../errors.js'
 import { faultJson } from '../faults/registry.js'

@@ -1,4 +1,4 @@
-/** Reseller hosting (spec §4.1) and the deprecated `POST /reseller/accounts` (§9). */
+/** Reseller hosting and the deprecated `POST /reseller/accounts` (docs/running-the-mock.md, "Deprecated routes"). */
 import {
   HostingCreateBody,
   HostingCreated,

@@ -1,4 +1,4 @@
-/** `GET /invoices` (spec §4.6): any valid key (contract §5). */
+/** `GET /invoices`: any valid key. */
 import { Invoice } from '@reseller-api/sdk/schemas'
 import { page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'

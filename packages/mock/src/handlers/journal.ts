@@ -1,4 +1,4 @@
-/** The request journal over HTTP (contract §6.1): `GET` and `DELETE /__mock/requests`. */
+/** The request journal over HTTP: `GET` and `DELETE /__mock/requests`. */
 import * as z from 'zod/mini'
 import { JournalEntry, JournalQuery } from '../journal/schema.js'
 import { data } from '../routing/reply.js'

@@ -1,4 +1,4 @@
-/** The reseller-style webhook configuration (spec §4.4). `POST /reseller/webhook/test` is the delivery side's. */
+/** The reseller-style webhook configuration. `POST /reseller/webhook/test` is the delivery side's. */
 import { ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk/schemas'
 import { readResellerWebhook, setResellerWebhook } from '../domain/reseller-webhook.js'
 import { data } from '../routing/reply.js'

@@ -1,4 +1,4 @@
-/** `GET /services` (spec §4.6): any valid key (contract §5). */
+/** `GET /services`: any valid key. */
 import { Service } from '@reseller-api/sdk/schemas'
 import { page, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'

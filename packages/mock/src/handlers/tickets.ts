@@ -1,4 +1,4 @@
-/** Support tickets (spec §4.3). Sandbox keys are read-only here (spec §5.3). */
+/** Support tickets. Sandbox keys are read-only here. */
 import {
   Ticket,
   TicketCreateBody,

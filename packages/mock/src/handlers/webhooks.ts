@@ -1,5 +1,5 @@
 /**
- * General webhooks (spec §4.5): creation. `POST /webhooks/{id}/test` and
+ * General webhooks: creation. `POST /webhooks/{id}/test` and
  * `GET /webhooks/{id}/deliveries` are the delivery side's (src/webhooks/).
  */
 import { WebhookCreateBody, WebhookCreated } from '@reseller-api/sdk/schemas'

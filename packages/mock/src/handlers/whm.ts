@@ -1,4 +1,4 @@
-/** Direct WHM access (spec §4.2) and its deprecated routes (§9). */
+/** Direct WHM access and its deprecated routes (docs/running-the-mock.md, "Deprecated routes"). */
 import {
   WhmAccount,
   WhmAccountDeleted,
@@ -63,7 +63,7 @@ export const whmRoutes: Route[] = [
   route('DELETE', `${WHM}/packages/:name`, hosting, (call) =>
     data(WhmPackageDeleted, deletePackage(call.mock, call.caller, call.params.name!)),
   ),
-  // Deprecated routes (spec §9): answered as their replacements, with Deprecation and Link headers.
+  // Deprecated routes: answered as their replacements, with Deprecation and Link headers.
   route('GET', '/api/v1/reseller/accounts', hosting, listAccounts, { successor: `${WHM}/accounts` }),
   route('GET', '/api/v1/reseller/packages', hosting, listPackages, { successor: `${WHM}/packages` }),
   route('GET', '/api/v1/reseller/usage', hosting, usage, { successor: `${WHM}/usage` }),

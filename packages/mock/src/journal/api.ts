@@ -1,4 +1,4 @@
-/** `mock.requests`: the in-process hand on the request journal (contract §6.1). */
+/** `mock.requests`: the in-process hand on the request journal. */
 import { describeFieldErrors, validate } from '@reseller-api/sdk/schemas'
 import type { Journal } from './journal.js'
 import { type JournalEntry, JournalFilter } from './schema.js'

@@ -1,5 +1,5 @@
 /**
- * The request journal (contract §6.1): the last N API requests in a ring buffer. Recording costs
+ * The request journal: the last N API requests in a ring buffer. Recording costs
  * one small object per request and no serialization: the raw body string and the query are kept
  * as they came and turned into the wire entry only when somebody lists the journal.
  */

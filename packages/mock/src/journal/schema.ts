@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the request journal (contract §6.1): the entry answered by `GET /__mock/requests`
+ * Wire shapes of the request journal: the entry answered by `GET /__mock/requests`
  * and returned by `mock.requests.list()`, and the filter both accept.
  */
 import { Id } from '@reseller-api/sdk/schemas'

@@ -65,12 +65,12 @@ const TAGS: [prefix: string, tag: string][] = [
 ]
 
 const TAG_TEXT: Record<string, string> = {
-  hosting: "Provisioning of cPanel accounts for the reseller's clients (spec §4.1)",
-  whm: "Direct access to the reseller's WHM account (spec §4.2)",
-  tickets: 'Support tickets (spec §4.3)',
-  'reseller webhook': 'The reseller-style webhook (spec §4.4)',
-  webhooks: 'General webhooks and their delivery history (spec §4.5)',
-  billing: 'Services and invoices (spec §4.6)',
+  hosting: "Provisioning of cPanel accounts for the reseller's clients",
+  whm: "Direct access to the reseller's WHM account",
+  tickets: 'Support tickets',
+  'reseller webhook': 'The reseller-style webhook',
+  webhooks: 'General webhooks and their delivery history',
+  billing: 'Services and invoices',
   mock: 'Control endpoints of the mock (`/__mock/`): no key needed; not part of the real API',
 }
 
@@ -140,7 +140,7 @@ export function generateOpenApi(input: OpenApiInput): OpenApiDocument {
           description:
             'An API key: `svc_live_…` acts for real, `svc_test_…` (sandbox) simulates and is refused ' +
             "(403 `sandbox_read_only`) by the support API's writes. An operation lists the scope its key needs " +
-            'in its security requirement (an empty list: any valid key). Scopes (spec §5): `reseller:hosting` ' +
+            'in its security requirement (an empty list: any valid key). Scopes: `reseller:hosting` ' +
             'provisioning, hosting suspend/unsuspend/delete and all `/reseller/whm/*`; `reseller:webhooks` the ' +
             '`/reseller/webhook` and `/webhooks` endpoints; `support:read` ticket list and detail; ' +
             '`support:write` create ticket, add message, close, reopen.',

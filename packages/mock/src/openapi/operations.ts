@@ -49,7 +49,7 @@ const provisioning = {
 
 /** The document's text for every route of the table. */
 export const operations: Record<string, OperationDoc> = {
-  // ── Reseller hosting (spec §4.1) ──
+  // ── Reseller hosting ──
   'POST /api/v1/reseller/clients/:client_id/hosting': {
     operationId: 'createHosting',
     summary: 'Create a cPanel hosting account for a client',
@@ -99,7 +99,7 @@ export const operations: Record<string, OperationDoc> = {
     example: { body: { client_id: 503, domain: 'legacy-site.example', whm_package: 'starter' } },
   },
 
-  // ── Direct WHM access (spec §4.2) ──
+  // ── Direct WHM access ──
   'GET /api/v1/reseller/whm/usage': {
     operationId: 'getWhmUsage',
     summary: 'WHM usage and limits of the reseller plan',
@@ -187,7 +187,7 @@ export const operations: Record<string, OperationDoc> = {
     example: {},
   },
 
-  // ── Support tickets (spec §4.3) ──
+  // ── Support tickets ──
   'GET /api/v1/support/tickets': {
     operationId: 'listTickets',
     summary: 'List tickets, newest first',
@@ -237,7 +237,7 @@ export const operations: Record<string, OperationDoc> = {
     example: { params: (s) => ({ ticket_uuid: ticketUuid(s, 'closed') }) },
   },
 
-  // ── Reseller webhook (spec §4.4) ──
+  // ── Reseller webhook ──
   'GET /api/v1/reseller/webhook': {
     operationId: 'getResellerWebhook',
     summary: 'The reseller webhook configuration (never the secret)',
@@ -263,17 +263,17 @@ export const operations: Record<string, OperationDoc> = {
     example: {},
   },
 
-  // ── General webhooks (spec §4.5) ──
+  // ── General webhooks ──
   'POST /api/v1/webhooks': {
     operationId: 'createWebhook',
     summary: 'Create a general webhook (the secret is in this answer only)',
-    // Spec §8's HTTPS rule is the server's (the mock's `insecureWebhooks` lifts it), not the body schema's.
+    // The HTTPS-only rule of general webhook URLs is the server's (the mock's `insecureWebhooks` lifts it), not the body schema's.
     description:
-      'The `url` must be HTTPS on a public host (spec §8), or the answer is 422 `validation_error` on `url`; ' +
+      'The `url` must be HTTPS on a public host, or the answer is 422 `validation_error` on `url`; ' +
       'a mock started with `--insecure-webhooks` (`insecureWebhooks: true`) also takes `http://` and local hosts.',
     body: WebhookCreateBody,
     answer: { status: 201, data: WebhookCreated, description: 'The webhook with its generated secret' },
-    // At most 100 general webhooks per reseller (spec-decisions, issue 13).
+    // At most 100 general webhooks per reseller (docs/spec-decisions.md, "Hostile webhook targets and bounded memory").
     errors: { 422: ['quota_exceeded'] },
     example: { body: { url: 'https://hooks.acme.example/general', events: ['ticket.created'] } },
   },
@@ -292,7 +292,7 @@ export const operations: Record<string, OperationDoc> = {
     example: { params: { id: 'wh_demo' }, before: acmeDelivery },
   },
 
-  // ── Other lists (spec §4.6) ──
+  // ── Other lists ──
   'GET /api/v1/services': {
     operationId: 'listServices',
     summary: "List the reseller's services, newest first",

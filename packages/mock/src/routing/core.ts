@@ -1,9 +1,9 @@
 /**
  * The core: one {@link MockHandler} that answers every request of the mock. It matches the route,
- * checks access in the contract's order (401 `unauthenticated`, 403 `insufficient_scope`,
+ * checks access in the order of docs/spec-decisions.md, "Mock: keys, sandbox and check order" (401 `unauthenticated`, 403 `insufficient_scope`,
  * 403 `sandbox_read_only`), runs the route inside one store transaction (a throw undoes every write
  * of the request), and renders any thrown error into the envelope. The MSW handlers, `mock.fetch`
- * and the node:http server all call this function, so the instruments of contract §6 live here
+ * and the node:http server all call this function, so the instruments (journal, faults, clock) live here
  * too: every API request (`/api/…`) gets a journal entry and an `X-Request-Id`, and meets the faults.
  */
 import type { MockContext } from '../context.js'

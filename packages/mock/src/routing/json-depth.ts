@@ -2,7 +2,7 @@
  * How deep a JSON text nests. `JSON.parse` copes with any depth, but everything after it that
  * walks the value recursively (`JSON.stringify` of an answer, of the state file, of a delivery;
  * `structuredClone`) overflows the stack a few thousand levels down. No body of the API nests
- * more than four levels, so request bodies are refused well before that (contract §6.6).
+ * more than four levels, so request bodies are refused well before that.
  */
 
 /** Deepest nesting of arrays and objects a request body may have. */

@@ -1,5 +1,5 @@
 /**
- * Success answers: the envelope of spec §2.1 and pagination of §8. Every answer passes through the
+ * Success answers: the `{ success, data }` envelope and its pagination (docs/pagination.md, "The HTTP answer"). Every answer passes through the
  * SDK's wire schema (`parse` strips storage-only fields and fails on drift, answered as a 500 that
  * breaks a test). Stored records are serialized once per version and cached, so a page of 20
  * unchanged tickets costs 20 cache hits and one string join, not 20 schema parses.

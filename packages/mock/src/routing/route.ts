@@ -1,6 +1,6 @@
 /**
  * Route definitions. A route is `(method, path pattern, access rules, resolve)`; the core checks
- * access in the contract's order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
+ * access in the documented order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
  * continues it: look up the resources of the path first (404), then read the body or query (422),
  * then apply business rules.
  */

@@ -41,7 +41,7 @@ const acmeTickets: NonNullable<SeedInput['resellers'][number]['tickets']> = Arra
   },
 )
 
-/** The demo seed (contract §4 format). */
+/** The demo seed (the format of docs/running-the-mock.md, "Seed format"). */
 export const demoSeed: SeedInput = {
   domain_price: 12.5,
   resellers: [

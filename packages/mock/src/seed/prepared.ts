@@ -7,7 +7,7 @@
  * them (`store.load`: no validation, the templates were validated when they were made).
  *
  * Timestamps: what the seed gives (`created_at` of services, invoices, accounts, tickets…) is absolute; what it
- * leaves to the clock is relative to the moment the mock is created, as before. A template keeps
+ * leaves to the clock is relative to the moment the mock is created. A template keeps
  * the latter as offsets (0, 1, 2… µs in seed order), and each load writes `start + offset`, so a
  * mock made later gets later timestamps and `reset()` (same start) gives the very same state.
  * The offsets are found by applying the seed at a start later than every timestamp the seed gives:

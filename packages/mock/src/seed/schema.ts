@@ -1,5 +1,5 @@
 /**
- * The seed format of contract §4, validated at load with a schema built from the SDK's pieces.
+ * The seed format (docs/running-the-mock.md, "Seed format"), validated at load with a schema built from the SDK's pieces.
  * Everything but `resellers`, each reseller's `id` and its `api_keys` is optional. A bad seed
  * throws a {@link SeedError} whose message names each failing path and rule, e.g.
  * `resellers[0].api_keys[1].scopes[0]: unknown scope "x"`.
@@ -178,7 +178,7 @@ const SeedReseller = z.strictObject({
   webhooks: z._default(z.array(SeedWebhook), []),
 })
 
-/** The seed of a mock (contract §4). */
+/** The seed of a mock. */
 export const seedSchema = z.strictObject({
   domain_price: z._default(Money, DEFAULT_DOMAIN_PRICE),
   resellers: z.array(SeedReseller).check(z.minLength(1, 'must list at least one reseller')),
@@ -336,7 +336,7 @@ function crossCheck(seed: unknown): SeedIssue[] {
 }
 
 /**
- * Validates a seed (contract §4) and applies its defaults; throws {@link SeedError} listing every
+ * Validates a seed and applies its defaults; throws {@link SeedError} listing every
  * problem, field rules and cross rules (duplicates, references, quota) together.
  */
 export function parseSeed(input: unknown): Seed {

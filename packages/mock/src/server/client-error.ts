@@ -1,5 +1,5 @@
 /**
- * Contract §6.6: errors of Node's HTTP parser (a malformed request line, headers too large, a
+ * Errors of Node's HTTP parser (a malformed request line, headers too large, a
  * request that never finished arriving) are answered with the spec's error envelope, not Node's
  * empty-bodied default, whenever the connection still allows an answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract §6.6: who may talk to the standalone server. A web page the developer visits can reach
+ * Who may talk to the standalone server. A web page the developer visits can reach
  * `127.0.0.1` too: by DNS rebinding (its own name now resolves to 127.0.0.1, so the browser sends
  * the page's `Host`) or by a simple cross-origin request (`text/plain` POST, no preflight). The
  * Host rule stops the first (a page's name is never one of ours), the Origin rule the second, on
@@ -103,7 +103,7 @@ export function boundHostName(host: string): string | null {
   return hostName(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
 }
 
-/** Whether `host` (as {@link hostName} gives it) names this machine's loopback interface (§6.7). */
+/** Whether `host` (as {@link hostName} gives it) names this machine's loopback interface. */
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true
   const family = isIP(host)

@@ -18,7 +18,7 @@ export { StateFileError } from './state-path.js'
 
 /** Options of {@link startStandalone}. */
 export interface StandaloneOptions {
-  /** Seed (contract §4 format); default: the demo seed. */
+  /** Seed (the format of docs/running-the-mock.md, "Seed format"); default: the demo seed. */
   seed?: SeedInput
   /** Default 4010; `0` takes a free port. */
   port?: number

@@ -1,6 +1,6 @@
 /**
  * Retention: what a long-running mock keeps, so that its memory stops growing once the limits are
- * reached (issue 13). Every limit is per owner, so one busy reseller or webhook never pushes out
+ * reached (docs/spec-decisions.md, "Hostile webhook targets and bounded memory"). Every limit is per owner, so one busy reseller or webhook never pushes out
  * another's history:
  *
  * - the event outbox keeps the newest {@link RETENTION_LIMITS.eventsPerReseller} events of each

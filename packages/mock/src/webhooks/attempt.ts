@@ -1,7 +1,7 @@
 import { SIGNATURE_HEADER } from '@reseller-api/sdk/webhooks'
 import { bypass } from 'msw'
 
-/** How long a receiver has to answer a delivery (spec §6.3.4, §8). */
+/** How long a receiver has to answer a delivery. */
 export const DELIVERY_TIMEOUT_MS = 5000
 
 /** Header carrying the delivery's id: the same on every attempt of one delivery, a receiver's idempotency key. */

@@ -58,7 +58,7 @@ export class DeliverySender {
    * General webhooks: the creation rule again (a URL stored by a seed, a state file or an insecure
    * run is judged too); the addresses a name resolves to are the `fetch` option's to judge (the
    * standalone server's `server/public-fetch.ts`). A reseller webhook may use `http://` and, as
-   * contract §4 binds the public-host rule to general webhooks only, any host: it is reached with the
+   * the public-host rule binds general webhooks only, any host: it is reached with the
    * platform's fetch, and without `insecureWebhooks` its failures are `opaque` (no network detail),
    * so that its `error` cannot tell a closed port of the mock's machine from an open one. Served on
    * a non-loopback address (`servedOnNetwork`), other machines could make the mock send to its own

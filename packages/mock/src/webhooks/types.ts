@@ -7,7 +7,7 @@ import type { DeliveryRow, EventStyle } from '../state/schemas.js'
 import type { AttemptResult } from './attempt.js'
 
 /**
- * Retry delays after the 1st, 2nd and 3rd failed attempt (contract §5, spec §6.3.4): at most 4 attempts.
+ * Retry delays after the 1st, 2nd and 3rd failed attempt: at most 4 attempts.
  * A retry is due exactly this long after the failed attempt STARTED, in mock time, so the
  * receiver's latency never shifts the schedule (and one clock advance of their sum runs all three).
  */
@@ -91,7 +91,7 @@ export interface DispatcherOptions {
    * runs, so the standalone server turns it off.
    */
   bypassMsw?: boolean
-  /** Real-time limit of one attempt; default 5 000 ms (spec §8). Tests shorten it. */
+  /** Real-time limit of one attempt; default 5 000 ms. Tests shorten it. */
   timeoutMs?: number
   /** Delivery ids; default `dlv_` + 32 hex digits of a generator seeded with the default seed. */
   newId?: () => string

@@ -30,7 +30,7 @@ describe('401 unauthenticated', () => {
   })
 })
 
-describe('403 insufficient_scope: scopes of spec §5 and contract §5', () => {
+describe('403 insufficient_scope', () => {
   const endpoints: [string, string, string, string[]][] = [
     [
       'POST',

@@ -1,5 +1,5 @@
 /**
- * Contract §6.6: errors of Node's HTTP parser get the spec's error envelope (not an empty body)
+ * Errors of Node's HTTP parser get the spec's error envelope (not an empty body)
  * while the connection allows an answer. Raw `node:net` sockets: no HTTP client sends these.
  */
 import { createServer, type Server } from 'node:http'

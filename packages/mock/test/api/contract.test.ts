@@ -1,10 +1,10 @@
 // The "must show" scenario in one place: a seed with resellers in different WHM states, walked
-// through the rules of spec §4–§7 and contract §5 over HTTP-shaped requests.
+// through the API's rules (docs/spec-decisions.md) over HTTP-shaped requests.
 import { envelope, HostingCreatedLive, pageEnvelope, Ticket, WhmUsage } from '@reseller-api/sdk/schemas'
 import { expect, test } from 'vitest'
 import { call, expectError, KEYS, newMock, state } from '../helpers/mock.js'
 
-test('two resellers, WHM online and offline (and one without): the contract end to end', async () => {
+test('two resellers, WHM online and offline (and one without): the documented behaviour end to end', async () => {
   const mock = newMock()
   // Reseller 1, WHM online: provisioning with domain registration, quota, domain rules.
   const created = await call(mock, 'POST', '/reseller/clients/501/hosting', {

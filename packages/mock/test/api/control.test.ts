@@ -1,4 +1,4 @@
-// Control endpoints under {baseUrl}/__mock/ (contract §4): no key needed.
+// Control endpoints under {baseUrl}/__mock/: no key needed.
 import { envelope, Ticket } from '@reseller-api/sdk/schemas'
 import { describe, expect, test } from 'vitest'
 import { call, expectError, KEYS, newMock, state, ticketUuid } from '../helpers/mock.js'

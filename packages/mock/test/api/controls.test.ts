@@ -1,5 +1,5 @@
-// The typed in-process controls (contract §6.3): mock.state(), mock.tickets.*, mock.emit, and
-// POST /__mock/events, which emits any event of spec §6 through the real delivery path.
+// The typed in-process controls: mock.state(), mock.tickets.*, mock.emit, and
+// POST /__mock/events, which emits any event of the API through the real delivery path.
 import {
   GENERAL_EVENTS,
   GeneralEvent,

@@ -1,4 +1,4 @@
-// Every error code of the spec and the contract, with its status, in one table.
+// Every error code the API and the mock answer, with its status, in one table.
 import { ERROR_CODES } from '@reseller-api/sdk/schemas'
 import { expect, test } from 'vitest'
 import { type Answer, call, expectError, KEYS, newMock, testSeed, ticketUuid } from '../helpers/mock.js'
@@ -69,7 +69,7 @@ const cases: Case[] = [
       })
     },
   ],
-  // Codes only a fault makes the mock answer (contract §6.2), each with its default code.
+  // Codes only a fault makes the mock answer, each with its default code.
   ...(
     [
       ['rate_limited', 429],

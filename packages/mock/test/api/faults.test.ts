@@ -1,4 +1,4 @@
-// Faults (contract §6.2, §6.7), through mock.fetch and the /__mock/faults endpoints.
+// Faults, through mock.fetch and the /__mock/faults endpoints.
 import { describe, expect, test } from 'vitest'
 import { FaultJson, type FaultSpec } from '../../src/index.js'
 import { call, expectError, KEYS, newMock, state, ticketUuid } from '../helpers/mock.js'

@@ -145,7 +145,7 @@ describe('import', { timeout: 60_000 }, () => {
     await expect(importAccount({ baseUrl: upstream.proxy.url, keys: ['not-a-key'] })).rejects.toThrow(/--key/)
   })
 
-  it('keeps seeds without the optional fields loading as before', () => {
+  it('still loads seeds without the optional fields', () => {
     const seed = upstreamSeed(2)
     expect(() => createMockApi({ seed })).not.toThrow()
   })

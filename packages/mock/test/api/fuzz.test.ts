@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every route that may read a body (contract §6.6, issue 13 point 5):
+ * Property-based fuzzing of every route that may read a body:
  * random JSON, prototype-named keys, deep nesting, huge numbers, long strings and wrong types go
  * through `mock.fetch` with a valid live key. Whatever arrives, the mock never answers 5xx, every
  * error answer is the spec's envelope, and an answer that is not 2xx changes nothing stored.

@@ -1,4 +1,4 @@
-// The inspector's server side (contract §6.5): the page and its assets on the standalone server,
+// The inspector's server side: the page and its assets on the standalone server,
 // the live event stream, and the delivery control endpoints the page drives (served by every
 // transport). The page itself runs in Chromium: test/browser/inspector.browser.test.ts.
 import { signPayload } from '@reseller-api/sdk/webhooks'

@@ -1,4 +1,4 @@
-// The request journal and request ids (contract §6.1), through mock.fetch.
+// The request journal and request ids, through mock.fetch.
 import { describe, expect, test } from 'vitest'
 import { JournalEntry } from '../../src/index.js'
 import { call, expectError, KEYS, newMock, ticketUuid } from '../helpers/mock.js'

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (contract §6.4): checked by an OpenAPI 3.1 validator from npm, complete
+ * The OpenAPI document: checked by an OpenAPI 3.1 validator from npm, complete
  * against the route table, served by the mock, and its schemas (through ajv, not zod) accepting
  * the mock's answers and refusing wrong ones.
  */
@@ -94,7 +94,7 @@ describe('the published document', () => {
     )
   })
 
-  it('marks the four deprecated routes of spec §9 with their successors', () => {
+  it('marks the four deprecated routes with their successors', () => {
     const deprecated = allOperations.filter((o) => o.op.deprecated === true)
     expect(Object.fromEntries(deprecated.map((o) => [`${o.method} ${o.path}`, o.op['x-successor']]))).toEqual(
       {
@@ -109,7 +109,7 @@ describe('the published document', () => {
     )
   })
 
-  it('carries the limits of spec §8 from the schemas into the request bodies', () => {
+  it('carries the length and count limits from the schemas into the request bodies', () => {
     const body = operationOf('POST', '/api/v1/support/tickets').requestBody as {
       content: {
         'application/json': {

@@ -1,5 +1,5 @@
 /**
- * Contract §6.6: JSON keys named like Object.prototype's properties are ordinary unknown fields.
+ * JSON keys named like Object.prototype's properties are ordinary unknown fields.
  * Every endpoint that reads a body answers 422 `validation_error` naming the key, and stores nothing.
  */
 import { describe, expect, test } from 'vitest'

@@ -1,4 +1,4 @@
-// Hostile webhook targets (issue 13, point 2): the address policy at creation and again at delivery,
+// Hostile webhook targets: the address policy at creation and again at delivery,
 // for general and reseller webhooks. The policy itself: webhook-target-policy.test.ts.
 
 import type { AddressInfo } from 'node:net'
@@ -76,7 +76,7 @@ describe('delivery-time checks (targets stored by a seed, a state file or an ins
     expect(r.received).toHaveLength(0)
   })
 
-  it('a reseller delivery reaches a loopback receiver without insecureWebhooks (contract §4 binds the rule to general webhooks)', async () => {
+  it('a reseller delivery reaches a loopback receiver without insecureWebhooks (the public-host rule binds general webhooks only)', async () => {
     const r = await receiver()
     const mock = newMock(seedWith(r.url))
     await mock.emit({

@@ -141,7 +141,7 @@ describe('WHM gate on every WHM endpoint', () => {
   )
 })
 
-describe('deprecated routes (spec §9)', () => {
+describe('deprecated routes', () => {
   test.each([
     ['/reseller/accounts', '/reseller/whm/accounts'],
     ['/reseller/packages', '/reseller/whm/packages'],

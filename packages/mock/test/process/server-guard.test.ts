@@ -1,5 +1,5 @@
 /**
- * Contract §6.6: the standalone server refuses a foreign `Host` (DNS rebinding) with 403
+ * The standalone server refuses a foreign `Host` (DNS rebinding) with 403
  * `forbidden_host` and a foreign `Origin` / `Sec-Fetch-Site: cross-site` on `/__mock/` with 403
  * `cross_origin`, before anything is served (inspector page and event stream included). Both ways
  * of starting it are checked: `mock.listen()` of the node entry and the CLI's `startStandalone`.
@@ -270,7 +270,7 @@ describe('the guard itself', () => {
     expect(hostName('x:y')).toBeNull()
   })
 
-  it('knows loopback names and addresses (§6.7)', () => {
+  it('knows loopback names and addresses', () => {
     for (const h of ['localhost', 'a.b.localhost', '127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1'])
       expect(isLoopbackHost(h), h).toBe(true)
     for (const h of ['localhost.example', '128.0.0.1', '0.0.0.0', '::', '10.0.0.1', 'mylocalhost'])

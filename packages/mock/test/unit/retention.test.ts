@@ -1,4 +1,4 @@
-// Retention (issue 13, point 4): the events outbox, the delivery history and the number of general
+// Retention: the events outbox, the delivery history and the number of general
 // webhooks are bounded by the documented limits; pages stay consistent after pruning.
 import { describe, expect, it } from 'vitest'
 import { assembleMock } from '../../src/mock-api.js'

@@ -23,7 +23,7 @@ const routes = {
 }
 
 /**
- * Reseller hosting: cPanel accounts provisioned for the reseller's clients (spec §4.1, scope
+ * Reseller hosting: cPanel accounts provisioned for the reseller's clients (scope
  * `reseller:hosting`). Reached as `api.hosting`.
  */
 export class HostingResource extends ApiResource {

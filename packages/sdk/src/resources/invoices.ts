@@ -8,7 +8,7 @@ import { Invoice } from '../schemas/invoices.js'
 
 const routes = { list: listEndpoint('/invoices', { item: Invoice }) }
 
-/** The caller's invoices (spec §4.6; any valid key). Reached as `api.invoices`. */
+/** The caller's invoices (any valid key). Reached as `api.invoices`. */
 export class InvoicesResource extends ApiResource {
   /** Lists invoices, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<Invoice>> {

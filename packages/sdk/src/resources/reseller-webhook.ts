@@ -16,7 +16,7 @@ const routes = {
 }
 
 /**
- * The reseller-style webhook: one URL receiving every reseller event (spec §4.4, scope
+ * The reseller-style webhook: one URL receiving every reseller event (scope
  * `reseller:webhooks`). Reached as `api.resellerWebhook`.
  */
 export class ResellerWebhookResource extends ApiResource {

@@ -8,7 +8,7 @@ import { Service } from '../schemas/services.js'
 
 const routes = { list: listEndpoint('/services', { item: Service }) }
 
-/** The caller's services (spec §4.6; any valid key). Reached as `api.services`. */
+/** The caller's services (any valid key). Reached as `api.services`. */
 export class ServicesResource extends ApiResource {
   /** Lists services, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<Service>> {

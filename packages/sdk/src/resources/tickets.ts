@@ -32,7 +32,7 @@ const routes = {
 }
 
 /**
- * Support tickets (spec §4.3; scopes `support:read` and `support:write`). Sandbox keys may only
+ * Support tickets (scopes `support:read` and `support:write`). Sandbox keys may only
  * read ({@link SandboxReadOnlyError}). Reached as `api.tickets`.
  */
 export class TicketsResource extends ApiResource {

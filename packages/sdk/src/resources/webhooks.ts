@@ -24,7 +24,7 @@ const routes = {
 }
 
 /**
- * General webhooks: per-subscription URLs for a chosen list of events (spec §4.5, scope
+ * General webhooks: per-subscription URLs for a chosen list of events (scope
  * `reseller:webhooks`). Reached as `api.webhooks`.
  */
 export class WebhooksResource extends ApiResource {

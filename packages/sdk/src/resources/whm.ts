@@ -46,7 +46,7 @@ const routes = {
   },
 }
 
-/** The cPanel accounts on the reseller's WHM (spec §4.2). Reached as `api.whm.accounts`. */
+/** The cPanel accounts on the reseller's WHM. Reached as `api.whm.accounts`. */
 export class WhmAccountsResource extends ApiResource {
   /** Lists the accounts, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmAccount>> {
@@ -74,7 +74,7 @@ export class WhmAccountsResource extends ApiResource {
   }
 }
 
-/** The reseller's WHM packages (spec §4.2). Reached as `api.whm.packages`. */
+/** The reseller's WHM packages. Reached as `api.whm.packages`. */
 export class WhmPackagesResource extends ApiResource {
   /** Lists the packages, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmPackage>> {
@@ -93,7 +93,7 @@ export class WhmPackagesResource extends ApiResource {
 }
 
 /**
- * Direct access to the reseller's WHM (spec §4.2, scope `reseller:hosting`). Needs an active reseller
+ * Direct access to the reseller's WHM (scope `reseller:hosting`). Needs an active reseller
  * service with WHM access ({@link NoResellerServiceError} otherwise). Reached as `api.whm`.
  */
 export class WhmResource extends ApiResource {

@@ -1,18 +1,18 @@
 import * as z from 'zod/mini'
 import { OFFSET_TIMESTAMP_PATTERN, UTC_TIMESTAMP_PATTERN } from './event-envelope.js'
 
-/** ISO 8601 UTC timestamp with microseconds, e.g. `2026-11-22T10:15:30.123456Z` (spec §2.7). */
+/** ISO 8601 UTC timestamp with microseconds, e.g. `2026-11-22T10:15:30.123456Z`. */
 export const TimestampMicros = z.iso.datetime({
   precision: 6,
   error: 'must be an ISO 8601 UTC timestamp with microseconds (YYYY-MM-DDTHH:MM:SS.ffffffZ)',
 })
 
-/** ISO 8601 UTC timestamp of any precision, e.g. `2026-11-22T10:15:30Z` (spec §2.11, §2.12). */
+/** ISO 8601 UTC timestamp of any precision, e.g. `2026-11-22T10:15:30Z`. */
 export const TimestampUtc = z
   .string()
   .check(z.regex(UTC_TIMESTAMP_PATTERN, 'must be an ISO 8601 UTC timestamp ending in Z'))
 
-/** ISO 8601 timestamp with a numeric offset, e.g. `2026-11-22T10:15:30+00:00` (general events, spec §2.12). */
+/** ISO 8601 timestamp with a numeric offset, e.g. `2026-11-22T10:15:30+00:00` (general events). */
 export const TimestampWithOffset = z
   .string()
   .check(
@@ -31,14 +31,14 @@ export const Count = z.int().check(z.nonnegative('must be a non-negative integer
 /** A UUID string. */
 export const Uuid = z.uuid('must be a UUID')
 
-/** The four scopes an API key may hold (spec §5). */
+/** The four scopes an API key may hold. */
 export const SCOPES = ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'] as const
 /** One API key scope. */
 export const Scope = z.enum(SCOPES, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })
 /** One API key scope. */
 export type Scope = z.infer<typeof Scope>
 
-/** Key prefixes by mode: live keys act for real, sandbox keys simulate (spec §5). */
+/** Key prefixes by mode: live keys act for real, sandbox keys simulate. */
 export const KEY_PREFIXES = { live: 'svc_live_', sandbox: 'svc_test_' } as const
 /** The mode an API key selects: `'live'` or `'sandbox'`. */
 export type KeyMode = keyof typeof KEY_PREFIXES
@@ -60,9 +60,9 @@ export function keyMode(apiKey: string): KeyMode | undefined {
 }
 
 /**
- * Every `error.code` the service answers: the spec's (§7), the contract's decisions (§5), the
- * codes of faults a test makes the mock answer (contract §6.2: 429, 503, other 5xx, 408) and the
- * standalone mock's refusals (contract §6.6: a foreign `Host` or `Origin`, HTTP parser errors), and
+ * Every `error.code` the service answers: the API's and the mock's (docs/spec-decisions.md), the
+ * codes of faults a test makes the mock answer (docs/faults-and-journal.md, "Faults in detail": 429, 503, other 5xx, 408) and the
+ * standalone mock's refusals (docs/running-the-mock.md, "Safety": a foreign `Host` or `Origin`, HTTP parser errors), and
  * a body that is not JSON (415).
  */
 export const ERROR_CODES = [
@@ -97,7 +97,7 @@ export const FieldErrors = z.record(z.string(), z.array(z.string()))
 /** Map of field path (dot-separated) to the messages that field failed with. */
 export type FieldErrors = z.infer<typeof FieldErrors>
 
-/** The body of every error answer (spec §7). `code` stays a string so that new codes still parse. */
+/** The body of every error answer. `code` stays a string so that new codes still parse. */
 export const ErrorBody = z.object({
   success: z.literal(false),
   error: z.object({
@@ -109,7 +109,7 @@ export const ErrorBody = z.object({
 /** The body of every error answer. */
 export type ErrorBody = z.infer<typeof ErrorBody>
 
-/** Pagination details of a list answer (spec §2.1). */
+/** Pagination details of a list answer. */
 export const PageMeta = z.object({
   total: Count,
   per_page: Id,
@@ -118,7 +118,7 @@ export const PageMeta = z.object({
 /** Pagination details of a list answer. */
 export type PageMeta = z.infer<typeof PageMeta>
 
-/** Items per page of every paginated list (spec §8). */
+/** Items per page of every paginated list. */
 export const PAGE_SIZE = 20
 
 /**

@@ -7,7 +7,7 @@
 // from it: failing fields are a plain record (the shape of `FieldErrors`).
 type FieldErrors = Record<string, string[]>
 
-/** Reseller-style event names (spec §6.1). */
+/** Reseller-style event names. */
 export const RESELLER_EVENTS = [
   'hosting.created',
   'domain.registered',
@@ -19,7 +19,7 @@ export const RESELLER_EVENTS = [
   'wallet.credited',
 ] as const
 
-/** General-style event names a webhook may subscribe to (spec §6.2). */
+/** General-style event names a webhook may subscribe to. */
 export const GENERAL_EVENTS = [
   'service.activated',
   'service.suspended',

@@ -20,7 +20,7 @@ export type GeneralEventName = z.infer<typeof GeneralEventName>
 /** Event data with no documented shape. */
 const AnyData = z.record(z.string(), z.unknown())
 
-/** `vps.activated` data (spec §2.12). */
+/** `vps.activated` data. */
 export const VpsActivatedData = z.object({
   client_id: Id,
   order_uuid: z.string(),
@@ -46,7 +46,7 @@ export const WalletChangeData = z.object({ amount: z.number(), balance: z.number
 const resellerEvent = <E extends ResellerEventName, D extends z.ZodMiniType>(event: E, data: D) =>
   z.object({ event: z.literal(event), sandbox: z.boolean(), timestamp: TimestampUtc, data })
 
-/** A reseller-style event (spec §2.12), discriminated by `event`. */
+/** A reseller-style event, discriminated by `event`. */
 export const ResellerEvent = z.discriminatedUnion('event', [
   resellerEvent('hosting.created', HostingCreatedData),
   resellerEvent('domain.registered', DomainRegisteredData),
@@ -80,7 +80,7 @@ export const TicketRepliedData = z.object({
 const generalEvent = <E extends string, D extends z.ZodMiniType>(event: E, data: D) =>
   z.object({ event: z.literal(event), created_at: TimestampWithOffset, data })
 
-/** A general-style event (spec §2.12), discriminated by `event`; `test` is what the test endpoint sends. */
+/** A general-style event, discriminated by `event`; `test` is what the test endpoint sends. */
 export const GeneralEvent = z.discriminatedUnion('event', [
   generalEvent('service.activated', AnyData),
   generalEvent('service.suspended', AnyData),

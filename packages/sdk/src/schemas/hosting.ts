@@ -23,7 +23,7 @@ export const CpanelUsername = z
     ),
   )
 
-/** Body of `POST /reseller/clients/{client_id}/hosting` (spec §2.2). */
+/** Body of `POST /reseller/clients/{client_id}/hosting`. */
 export const HostingCreateBody = z.strictObject({
   domain: Domain,
   register_domain: z._default(z.boolean(), false),
@@ -35,7 +35,7 @@ export type HostingCreateParams = z.input<typeof HostingCreateBody>
 /** The provisioning body once defaults are applied. */
 export type HostingCreateBody = z.output<typeof HostingCreateBody>
 
-/** A provisioned account in live mode (spec §2.3). */
+/** A provisioned account in live mode. */
 export const HostingCreatedLive = z.object({
   sandbox: z.literal(false),
   client_id: Id,
@@ -48,7 +48,7 @@ export const HostingCreatedLive = z.object({
 /** A provisioned account in live mode. */
 export type HostingCreatedLive = z.infer<typeof HostingCreatedLive>
 
-/** A simulated account in sandbox mode: nothing real was created (spec §2.3). */
+/** A simulated account in sandbox mode: nothing real was created. */
 export const HostingCreatedSandbox = z.object({
   sandbox: z.literal(true),
   client_id: Id,

@@ -4,7 +4,7 @@ import { Id, TimestampMicros } from './common.js'
 /** States of an invoice. */
 export const INVOICE_STATUSES = ['unpaid', 'paid', 'cancelled', 'refunded'] as const
 
-/** An invoice of the caller (spec §4.6; fields decided in docs/spec-decisions.md). */
+/** An invoice of the caller (fields decided in docs/spec-decisions.md, "Wire shapes"). */
 export const Invoice = z.object({
   id: Id,
   number: z.string(),

@@ -12,7 +12,7 @@ export const HttpUrl = z
 /** Longest webhook secret. */
 export const SECRET_MAX_LENGTH = 255
 
-/** The reseller webhook as read back (spec §2.10): the secret itself is never returned. */
+/** The reseller webhook as read back: the secret itself is never returned. */
 export const ResellerWebhook = z.object({
   url: z.nullable(z.string()),
   has_secret: z.boolean(),
@@ -33,7 +33,7 @@ export const ResellerWebhookUpdateBody = z.strictObject({
 /** Body of `PUT /reseller/webhook`. */
 export type ResellerWebhookUpdateBody = z.infer<typeof ResellerWebhookUpdateBody>
 
-/** Result of `POST /reseller/webhook/test` (spec §2.10). `status_code` is null when no HTTP answer came. */
+/** Result of `POST /reseller/webhook/test`. `status_code` is null when no HTTP answer came. */
 export const ResellerWebhookTestResult = z.object({
   url: z.string(),
   status_code: z.nullable(z.int()),

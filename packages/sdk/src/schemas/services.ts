@@ -6,7 +6,7 @@ export const SERVICE_TYPES = ['reseller', 'hosting', 'domain', 'vps', 'email'] a
 /** States of a service. */
 export const SERVICE_STATUSES = ['active', 'suspended', 'cancelled'] as const
 
-/** A service of the caller (spec §4.6; fields decided in docs/spec-decisions.md). */
+/** A service of the caller (fields decided in docs/spec-decisions.md, "Wire shapes"). */
 export const Service = z.object({
   id: Uuid,
   type: z.enum(SERVICE_TYPES),

@@ -1,30 +1,30 @@
 import * as z from 'zod/mini'
 import { Count, Id, TimestampMicros, Uuid } from './common.js'
 
-/** Ticket departments (spec §2.7). */
+/** Ticket departments. */
 export const DEPARTMENTS = ['technical', 'billing', 'sales', 'abuse', 'general'] as const
 /** A ticket department. */
 export const Department = z.enum(DEPARTMENTS, { error: `must be one of ${DEPARTMENTS.join(', ')}` })
 /** A ticket department. */
 export type Department = z.infer<typeof Department>
 
-/** Ticket states (spec §3). */
+/** Ticket states. */
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const
 /** A ticket state. */
 export const TicketStatus = z.enum(TICKET_STATUSES, { error: `must be one of ${TICKET_STATUSES.join(', ')}` })
 /** A ticket state. */
 export type TicketStatus = z.infer<typeof TicketStatus>
 
-/** Ticket priorities (spec §2.7). */
+/** Ticket priorities. */
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const
 /** A ticket priority. */
 export const Priority = z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(', ')}` })
 /** A ticket priority. */
 export type Priority = z.infer<typeof Priority>
 
-/** Longest ticket subject (spec §8). */
+/** Longest ticket subject. */
 export const SUBJECT_MAX_LENGTH = 255
-/** Longest ticket message (spec §8). */
+/** Longest ticket message. */
 export const MESSAGE_MAX_LENGTH = 5000
 
 /** A ticket subject: 1 to 255 characters. */
@@ -43,7 +43,7 @@ export const MessageText = z
     z.maxLength(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`),
   )
 
-/** A ticket as listed (spec §2.7). */
+/** A ticket as listed. */
 export const Ticket = z.object({
   id: Id,
   uuid: Uuid,
@@ -64,7 +64,7 @@ export const MessageAuthor = z.enum(['client', 'staff'])
 /** Who wrote a ticket message. */
 export type MessageAuthor = z.infer<typeof MessageAuthor>
 
-/** A ticket message (spec §2.8). Internal staff notes never appear through the API. */
+/** A ticket message. Internal staff notes never appear through the API. */
 export const TicketMessage = z.object({
   id: Id,
   message: z.string(),
@@ -74,7 +74,7 @@ export const TicketMessage = z.object({
 /** A ticket message. */
 export type TicketMessage = z.infer<typeof TicketMessage>
 
-/** A ticket with its non-internal messages, oldest first (spec §2.7). */
+/** A ticket with its non-internal messages, oldest first. */
 export const TicketDetail = z.object({
   ...Ticket.shape,
   service_id: z.nullable(Uuid),
@@ -83,7 +83,7 @@ export const TicketDetail = z.object({
 /** A ticket with its non-internal messages. */
 export type TicketDetail = z.infer<typeof TicketDetail>
 
-/** Body of `POST /support/tickets` (spec §2.9). */
+/** Body of `POST /support/tickets`. */
 export const TicketCreateBody = z.strictObject({
   subject: Subject,
   message: MessageText,
@@ -96,7 +96,7 @@ export type TicketCreateParams = z.input<typeof TicketCreateBody>
 /** The create-ticket body once defaults are applied. */
 export type TicketCreateBody = z.output<typeof TicketCreateBody>
 
-/** The `data` of a create-ticket answer (spec §2.9). */
+/** The `data` of a create-ticket answer. */
 export const TicketCreated = z.object({
   ticket_id: Uuid,
   subject: z.string(),

@@ -53,7 +53,7 @@ export const DeliveryStatus = z.enum(DELIVERY_STATUSES)
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>
 
 /**
- * One delivery of one event to one general webhook (spec §2.11), across all its attempts.
+ * One delivery of one event to one general webhook, across all its attempts.
  * `http_status` and `error` describe the last attempt; `http_status` is null when no HTTP answer came.
  */
 export const Delivery = z.object({

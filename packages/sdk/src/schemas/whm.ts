@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { Count, Id, TimestampMicros } from './common.js'
 
-/** WHM usage of the reseller plan (spec §2.4). */
+/** WHM usage of the reseller plan. */
 export const WhmUsage = z.object({
   accounts_used: Count,
   accounts_limit: Count,
@@ -20,7 +20,7 @@ export const AccountStatus = z.enum(ACCOUNT_STATUSES)
 /** State of a cPanel account. */
 export type AccountStatus = z.infer<typeof AccountStatus>
 
-/** A cPanel account on the reseller's WHM (spec §2.5; fields decided in docs/spec-decisions.md). */
+/** A cPanel account on the reseller's WHM (fields decided in docs/spec-decisions.md, "Wire shapes"). */
 export const WhmAccount = z.object({
   username: z.string(),
   domain: z.string(),
@@ -49,7 +49,7 @@ export const PackageName = z
     z.regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, _ and -'),
   )
 
-/** A WHM package (spec §2.6). `quota` and `bandwidth` are in megabytes; 0 means unlimited. */
+/** A WHM package. `quota` and `bandwidth` are in megabytes; 0 means unlimited. */
 export const WhmPackage = z.object({
   name: z.string(),
   quota: Count,
