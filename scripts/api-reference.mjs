@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Renders the OpenAPI document (packages/sdk/dist/openapi.json, from `pnpm build`) into one
+// Renders the OpenAPI document (packages/sdk/openapi.json, from `pnpm build`) into one
 // self-contained HTML page, docs/api-reference/index.html (not committed): operations by tag with
 // their parameters, bodies, answers, schemas and captured examples. No dependency and nothing
 // loaded at view time: the style is inline, there is no script, every text is escaped.
@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const doc = JSON.parse(readFileSync(`${root}packages/sdk/dist/openapi.json`, 'utf8'))
+const doc = JSON.parse(readFileSync(`${root}packages/sdk/openapi.json`, 'utf8'))
 // `--out DIR` writes elsewhere (the test does).
 const outFlag = process.argv.indexOf('--out')
 const outDir = outFlag > 0 ? process.argv[outFlag + 1] : `${root}docs/api-reference`

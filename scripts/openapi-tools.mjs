@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The OpenAPI documents read by tools nobody here wrote (CI, .ci/run; `pnpm run openapi-check`):
-// - the published one (packages/sdk/dist/openapi.json, `@reseller-api/sdk/openapi.json`) and the one
+// - the published one (packages/sdk/openapi.json, `@reseller-api/sdk/openapi.json`) and the one
 //   the built mock serves at `GET /__mock/openapi.json` (control endpoints added);
 // - each linted by Redocly CLI (`recommended`, redocly.yaml) and Spectral (`spectral:oas`,
 //   .spectral.yaml): 0 errors, or the check fails;
@@ -19,7 +19,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const publishedPath = join(root, 'packages/sdk/dist/openapi.json')
+const publishedPath = join(root, 'packages/sdk/openapi.json')
 const mockEntry = join(root, 'packages/mock/dist/node.js')
 for (const path of [publishedPath, mockEntry]) {
   if (!existsSync(path)) {

@@ -5,7 +5,7 @@
 // `--errors` turns a violation into an error answer (and an `sl-violations` header). Any violation,
 // or an answer other than the one the session expects, fails the check.
 //
-// Needs `pnpm build` first (packages/sdk/dist/openapi.json, packages/mock/dist/cli.js).
+// Needs `pnpm build` first (packages/sdk/openapi.json, packages/mock/dist/cli.js).
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 // `--document FILE` checks another document (e.g. one broken on purpose, to see the check fail).
 const documentFlag = process.argv.indexOf('--document')
-const documentPath =
-  documentFlag > 0 ? process.argv[documentFlag + 1] : `${root}packages/sdk/dist/openapi.json`
+const documentPath = documentFlag > 0 ? process.argv[documentFlag + 1] : `${root}packages/sdk/openapi.json`
 const cliPath = `${root}packages/mock/dist/cli.js`
 // Prism's own entry run by this Node (not the .bin shell shim): the process killed is Prism itself.
 const prismPath = `${root}node_modules/@stoplight/prism-cli/dist/index.js`

@@ -128,7 +128,10 @@ describe('the published document', () => {
     const examples = JSON.parse(readFileSync(examplesFile, 'utf8')) as Record<string, CapturedExample>
     const [first, second] = [buildOpenApi(examples), buildOpenApi(examples)]
     expect(JSON.stringify(second)).toBe(JSON.stringify(first))
-    expect(JSON.stringify(first)).toBe(readFileSync(file, 'utf8'))
+    expect(
+      `${JSON.stringify(first)}\n`,
+      'packages/sdk/openapi.json is stale: run `pnpm run openapi:write` and commit it',
+    ).toBe(readFileSync(file, 'utf8'))
     expect(routes.length).toBeGreaterThan(40)
   })
 })
