@@ -21,7 +21,9 @@ import {
   formatTable,
   parseAllowFile,
 } from '../fidelity/report.js'
+
 import { SCENARIOS, type ScenarioName } from '../fidelity/scenario.js'
+import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock compare --upstream URL --key KEY [--webhook ID]... [--scenario read|sandbox]
                              [--report FILE.json] [--junit FILE.xml] [--allow FILE]
@@ -45,12 +47,8 @@ Options:
 Exit codes: 0 no difference left after --allow; 1 differences; 2 usage or connection error.
 `
 
-function fail(message: string, usage = false): number {
-  process.stderr.write(
-    `reseller-mock compare: ${message}\n${usage ? 'Run "reseller-mock compare --help" for the options.\n' : ''}`,
-  )
-  return 2
-}
+/** A line on stderr and exit code 2. */
+const fail = (message: string, usage = false): number => commandFailure('compare', message, usage)
 
 function parse(argv: string[]) {
   return parseArgs({

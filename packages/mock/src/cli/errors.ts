@@ -17,3 +17,13 @@ export function reportFailure(command: string, error: unknown): number {
   }
   return 1
 }
+
+/**
+ * Writes the failure of subcommand `command` to stderr as one line (with a pointer to its `--help`
+ * when `usage`); returns exit code 2, which the fidelity commands use for "nothing was done".
+ */
+export function commandFailure(command: string, message: string, usage = false): number {
+  const help = usage ? `Run "reseller-mock ${command} --help" for the options.\n` : ''
+  process.stderr.write(`reseller-mock ${command}: ${message}\n${help}`)
+  return 2
+}

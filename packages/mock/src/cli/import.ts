@@ -10,6 +10,7 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { ImportError, importAccount } from '../fidelity/import.js'
+import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock import --from URL --key KEY [--key KEY]... [--webhook ID]... [--out FILE] [--redact]
 
@@ -31,12 +32,7 @@ Exit codes: 0 done; 2 usage error, service unreachable or every key refused (not
 `
 
 /** A line on stderr and exit code 2. */
-function fail(message: string, usage = false): number {
-  process.stderr.write(
-    `reseller-mock import: ${message}\n${usage ? 'Run "reseller-mock import --help" for the options.\n' : ''}`,
-  )
-  return 2
-}
+const fail = (message: string, usage = false): number => commandFailure('import', message, usage)
 
 /** Runs the command; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {

@@ -13,6 +13,7 @@ import type { CassetteSeed } from '../fidelity/cassette.js'
 import { ImportError, importAccount } from '../fidelity/import.js'
 import { servedOpenApiDocument } from '../fidelity/openapi-document.js'
 import { type Recording, startRecording } from '../fidelity/record.js'
+import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock record --upstream URL --key KEY --out FILE.jsonl [--port N] [--webhook ID]...
 
@@ -37,12 +38,7 @@ imported, or port not available.
 `
 
 /** A line on stderr and exit code 2. */
-function fail(message: string, usage = false): number {
-  process.stderr.write(
-    `reseller-mock record: ${message}\n${usage ? 'Run "reseller-mock record --help" for the options.\n' : ''}`,
-  )
-  return 2
-}
+const fail = (message: string, usage = false): number => commandFailure('record', message, usage)
 
 function parse(argv: string[]) {
   return parseArgs({

@@ -20,6 +20,7 @@ import {
   formatTable,
   parseAllowFile,
 } from '../fidelity/report.js'
+import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock replay FILE.jsonl [--report FILE.json] [--junit FILE.xml] [--allow FILE]
 
@@ -38,12 +39,7 @@ Exit codes: 0 no difference left after --allow; 1 differences; 2 usage or file e
 `
 
 /** A line on stderr and exit code 2. */
-function fail(message: string, usage = false): number {
-  process.stderr.write(
-    `reseller-mock replay: ${message}\n${usage ? 'Run "reseller-mock replay --help" for the options.\n' : ''}`,
-  )
-  return 2
-}
+const fail = (message: string, usage = false): number => commandFailure('replay', message, usage)
 
 function parse(argv: string[]) {
   return parseArgs({
