@@ -190,18 +190,22 @@ function parseFlags(argv: string[]): Flags {
   }
 }
 
-async function readSeedFile(path: string): Promise<unknown> {
+/** A seed file's text, parsed by `parse` only when the mock needs the seed (see `startStandalone`). */
+async function readSeedFile(path: string): Promise<{ text: string; parse: () => never }> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
   } catch (error) {
     throw new UsageError(`cannot read seed file ${path}: ${(error as Error).message}`)
   }
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
+  const parse = () => {
+    try {
+      return JSON.parse(text) as never
+    } catch (error) {
+      throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
+    }
   }
+  return { text, parse }
 }
 
 function keyTable(keys: KeyInfo[]): string {
@@ -229,13 +233,13 @@ export async function serve(argv: string[]): Promise<void> {
     process.stdout.write(`${version()}\n`)
     return
   }
-  const seed = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
+  const seedText = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
   const out = (line: string) => process.stdout.write(`${line}\n`)
 
   let standalone: Awaited<ReturnType<typeof startStandalone>>
   try {
     standalone = await startStandalone({
-      seed: seed as never,
+      seedText,
       port: flags.port,
       host: flags.host,
       statePath: flags.state,

@@ -21,6 +21,20 @@ export function canonicalJson(value: unknown): string {
   )
 }
 
+/**
+ * A seed given to a standalone start: its JSON text, and the seed itself, which a caller holding
+ * only the text (a seed file) parses on the first call. The text is what a state file records.
+ */
+export interface GivenSeed {
+  json: string
+  value: () => SeedInput
+}
+
+/** A seed given as an object: its text is one `JSON.stringify` away. */
+export function givenSeedOf(seed: SeedInput): GivenSeed {
+  return { json: JSON.stringify(seed), value: () => seed }
+}
+
 /** The seed a standalone mock starts from, and what its state file records. */
 export interface SeedChoice {
   /** The seed to load now (no saved state), or to read when a reset needs it (a saved state). */
@@ -33,11 +47,12 @@ export interface SeedChoice {
 }
 
 /**
- * Chooses the seed from the `seed` option and the one `recordedJson` of a saved state: a file's
- * recorded seed wins when no seed is given; a different one is refused unless adopted.
+ * Chooses the seed from the `given` one and the one `recordedJson` of a saved state: a file's
+ * recorded seed wins when no seed is given; a different one is refused unless adopted. Neither seed
+ * is parsed when their texts are the same (a restart with the seed file that wrote the state).
  */
 export function chooseSeed(
-  given: SeedInput | undefined,
+  given: GivenSeed | undefined,
   recordedJson: string | undefined,
   adoptSeed: boolean,
   path: string,
@@ -53,13 +68,12 @@ export function chooseSeed(
       adopted: false,
     }
   }
-  const givenJson = JSON.stringify(given)
-  // Same text: the same seed, at the cost of one stringify. Else the same keys in another order
-  // may still be the same seed: only then are both put in canonical form (a large seed costs seconds).
+  // Same text: the same seed, parsed by nobody. Else the same keys in another order may still be
+  // the same seed: only then are both parsed and put in canonical form (a large seed costs seconds).
   const same =
     recordedJson === undefined ||
-    recordedJson === givenJson ||
-    (recordedJson !== 'null' && canonicalJson(JSON.parse(recordedJson)) === canonicalJson(given))
+    recordedJson === given.json ||
+    (recordedJson !== 'null' && canonicalJson(JSON.parse(recordedJson)) === canonicalJson(given.value()))
   if (!same && !adoptSeed) {
     throw new StateFileError(
       path,
@@ -67,12 +81,13 @@ export function chooseSeed(
       { usage: true },
     )
   }
-  return { seed: () => given, recordJson: givenJson, from: 'option', adopted: !same }
+  return { seed: given.value, recordJson: given.json, from: 'option', adopted: !same }
 }
 
 /**
- * Puts a saved state into `store`: every row checked by its table's schema and keys, the counters,
- * the last timestamp and the clock inside the range the mock writes. Throws a one-line
+ * Puts a saved state into `store`: every row checked by its table's schema and keys (unless the file
+ * says each row is as the mock wrote it: `SavedState.rowsWritten`), the counters, the last
+ * timestamp and the clock inside the range the mock writes. Throws a one-line
  * {@link StateFileError} naming what is wrong; the store is unchanged then.
  */
 export function restoreSaved(store: Store, saved: SavedState, path: string): void {
@@ -88,14 +103,17 @@ export function restoreSaved(store: Store, saved: SavedState, path: string): voi
   for (const name of Object.keys(saved.tables))
     if (!Object.hasOwn(store.tables, name)) fail(`rows of an unknown table "${name}"`)
   try {
-    store.restore({
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
-      tables: saved.tables,
-      counters: saved.counters,
-      last_micros: saved.last_micros,
-      clock_offset_ms: saved.clock_offset_ms,
-    })
+    store.restore(
+      {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        tables: saved.tables,
+        counters: saved.counters,
+        last_micros: saved.last_micros,
+        clock_offset_ms: saved.clock_offset_ms,
+      },
+      { rowsValid: saved.rowsWritten },
+    )
   } catch (error) {
     fail((error as Error).message, error)
   }

@@ -9,7 +9,7 @@ import { isLoopbackBind } from './guard.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
 import { publicFetch } from './public-fetch.js'
-import { chooseSeed, restoreSaved, type SeedChoice } from './standalone-state.js'
+import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
 import { type SavedState, StateDatabase } from './state-db.js'
 import { resolveStatePath, StateFileError, sniffStateFile } from './state-path.js'
 import { StateSync } from './state-sync.js'
@@ -20,6 +20,12 @@ export { StateFileError } from './state-path.js'
 export interface StandaloneOptions {
   /** Seed (the format of docs/running-the-mock.md, "Seed format"); default: the demo seed. */
   seed?: SeedInput
+  /**
+   * The seed as the JSON text of a seed file, instead of `seed`: `parse` (which throws the caller's
+   * own error) runs only when the seed is needed: a new state, a state file that recorded another
+   * text, a reset. A restart with the seed file that wrote the state never parses it.
+   */
+  seedText?: { text: string; parse: () => SeedInput }
   /** Default 4010; `0` takes a free port. */
   port?: number
   /** Default `127.0.0.1`. */
@@ -114,6 +120,8 @@ function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice
   try {
     if (!opened.saved) sync.writeWhole()
     else if (choice.adopted) opened.db.writeSeed(recorded)
+    // Each row was just checked by its schema: the next start need not check them again.
+    if (opened.saved && !opened.saved.rowsWritten) opened.db.markRowsValid()
   } catch (error) {
     throw new StateFileError(opened.db.path, `cannot be written (${(error as Error).message})`, {
       cause: error,
@@ -123,11 +131,21 @@ function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice
   return sync
 }
 
+/** The seed of the options, if any: a text is parsed once, on first use. */
+function givenSeed(options: StandaloneOptions): GivenSeed | undefined {
+  if (options.seedText) {
+    const { text, parse } = options.seedText
+    let parsed: SeedInput | undefined
+    return { json: text, value: () => (parsed ??= parse()) }
+  }
+  return options.seed === undefined ? undefined : givenSeedOf(options.seed)
+}
+
 /** The mock, its seed and its state file's sync; closes the file when any of them fails. */
 function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined) {
   try {
     const path = opened?.db.path ?? ''
-    const choice = chooseSeed(options.seed, opened?.saved?.seedJson, options.adoptSeed ?? false, path)
+    const choice = chooseSeed(givenSeed(options), opened?.saved?.seedJson, options.adoptSeed ?? false, path)
     const { mock, context } = createStandaloneMock(options, choice, opened)
     const sync = opened ? startSync(opened, context, choice) : undefined
     return { mock, context, choice, sync }

@@ -6,7 +6,7 @@
  *
  * WAL with `synchronous=FULL` (a commit is on disk before it returns), `locking_mode=EXCLUSIVE`
  * (one process per file: the lock is taken at open and held until close), `application_id` and
- * `user_version` to tell our files from others, `quick_check` at open. See
+ * `user_version` to tell our files from others, `quick_check` at open (`state-schema.ts`). See
  * `docs/running-the-mock.md`, "State file", and `ARCHITECTURE.md`, "Persistence".
  */
 import { closeSync, openSync } from 'node:fs'
@@ -20,13 +20,14 @@ import {
   type StateFileKind,
   writeHolder,
 } from './state-path.js'
-
-/** `PRAGMA application_id` of a state database: "RMST". */
-export const STATE_APPLICATION_ID = 0x524d5354
-/** `PRAGMA user_version`: the layout of the tables above. */
-export const STATE_SCHEMA_VERSION = 1
-/** `meta.format`, for a reader who opens the file with the `sqlite3` shell. */
-export const STATE_FORMAT = 'reseller-mock-state'
+import {
+  checkIdentity,
+  createSchema,
+  ROW_TRIGGERS_SQL,
+  ROWS_VALID,
+  rowsWrittenByMock,
+  STATE_FORMAT,
+} from './state-schema.js'
 
 /** SQLite's primary result codes this module tells apart. */
 const SQLITE_BUSY = 5
@@ -43,6 +44,11 @@ export interface SavedState {
   counters: unknown
   last_micros: number
   clock_offset_ms: number
+  /**
+   * Every row is as this mock wrote it, each one checked by its schema when it was stored
+   * (`state-schema.ts`, `rowsWrittenByMock`): the start need not parse them again.
+   */
+  rowsWritten: boolean
 }
 
 /** Finds the primary key of a row of a table (the store's tables know it). */
@@ -178,7 +184,7 @@ export class StateDatabase {
     }
   }
 
-  /** Reads the whole saved state (rows parsed as JSON; the store validates them). */
+  /** Reads the whole saved state (rows parsed as JSON; the store checks them unless {@link SavedState.rowsWritten}). */
   read(): SavedState {
     const meta = new Map<string, string>()
     for (const { name, value } of this.#db.prepare('SELECT name, value FROM meta').all())
@@ -200,9 +206,8 @@ export class StateDatabase {
       fail('meta.counters is not JSON')
     }
     const tables: Record<string, unknown[]> = {}
-    for (const { rowid, tbl, json } of this.#db
-      .prepare('SELECT rowid, tbl, json FROM rows ORDER BY rowid')
-      .iterate()) {
+    // One statement, rows in rowid order (each table's order); only what the store needs is read.
+    for (const { tbl, json } of this.#db.prepare('SELECT tbl, json FROM rows ORDER BY rowid').iterate()) {
       let rows = tables[tbl as string]
       if (!rows) {
         rows = []
@@ -211,7 +216,7 @@ export class StateDatabase {
       try {
         rows.push(JSON.parse(json as string))
       } catch {
-        fail(`the row ${String(tbl)} at rowid ${String(rowid)} is not JSON`)
+        fail(`the row ${String(tbl)} at rowid ${this.#rowidOf(tbl as string, rows.length)} is not JSON`)
       }
     }
     return {
@@ -220,7 +225,19 @@ export class StateDatabase {
       counters,
       last_micros: number('last_micros'),
       clock_offset_ms: number('clock_offset_ms'),
+      rowsWritten: rowsWrittenByMock(this.#db, meta),
     }
+  }
+
+  /**
+   * Records that every row is valid (the start checked each one by its schema), with the triggers
+   * that clear the mark again when another program changes a row: the next start is a fast one.
+   */
+  markRowsValid(): void {
+    this.#transaction(() => {
+      this.#db.exec(ROW_TRIGGERS_SQL)
+      this.#setMeta.run(ROWS_VALID, '1')
+    })
   }
 
   /** Replaces everything stored with `state` and records `seedJson`, in one transaction. */
@@ -269,7 +286,17 @@ export class StateDatabase {
     }
   }
 
+  /** The rowid of the `index`-th row of `tbl` (for a one-line refusal). */
+  #rowidOf(tbl: string, index: number): string {
+    const row = this.#db
+      .prepare('SELECT rowid FROM rows NOT INDEXED WHERE tbl = ? ORDER BY rowid LIMIT 1 OFFSET ?')
+      .get(tbl, index)
+    return String(row?.rowid)
+  }
+
+  /** Ends every transaction that wrote rows: they come from the store, which checked each one. */
   #writeCounters(state: Pick<WholeState, 'counters' | 'last_micros' | 'clock_offset_ms'>): void {
+    this.#setMeta.run(ROWS_VALID, '1')
     this.#setMeta.run('counters', JSON.stringify(state.counters))
     this.#setMeta.run('last_micros', String(state.last_micros))
     this.#setMeta.run('clock_offset_ms', String(state.clock_offset_ms))
@@ -304,49 +331,6 @@ function createPrivateFile(path: string): void {
       untouched: false,
     })
   }
-}
-
-/**
- * Checks that the locked database is empty (a new file: returns true) or a sound state database of
- * this mock; throws otherwise. Reads only.
- */
-function checkIdentity(path: string, db: DatabaseSync): boolean {
-  const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]
-  const applicationId = pragma('application_id')
-  const objects = db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()?.n
-  if (applicationId === 0 && objects === 0) return true
-  if (applicationId !== STATE_APPLICATION_ID) {
-    throw new StateFileError(
-      path,
-      'is an SQLite database of another application, not a state file of this mock',
-    )
-  }
-  const version = pragma('user_version')
-  if (version !== STATE_SCHEMA_VERSION) {
-    throw new StateFileError(
-      path,
-      `has state layout ${String(version)}; this mock reads layout ${STATE_SCHEMA_VERSION} (a newer release wrote it?)`,
-    )
-  }
-  const problems = db
-    .prepare('PRAGMA quick_check')
-    .all()
-    .flatMap((row) => String(Object.values(row)[0]).split('\n'))
-    .filter((line) => line !== '' && !line.startsWith('***'))
-  if (problems.length !== 1 || problems[0] !== 'ok') {
-    throw new StateFileError(path, `fails SQLite's integrity check (${problems.slice(0, 3).join('; ')})`)
-  }
-  // Tables but no state: a first start that stopped before its first write.
-  return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
-}
-
-function createSchema(db: DatabaseSync): void {
-  db.exec(`BEGIN;
-    PRAGMA application_id = ${STATE_APPLICATION_ID};
-    PRAGMA user_version = ${STATE_SCHEMA_VERSION};
-    CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, key TEXT NOT NULL, json TEXT NOT NULL, UNIQUE (tbl, key));
-    COMMIT;`)
 }
 
 /** An SQLite error at open, as one line. */

@@ -13,6 +13,7 @@ import { applyTableChanges, ChangeTracker, type CommitListener, type StoreChange
 import { type Clock, strictlyAfter } from './clock.js'
 import {
   parseSnapshot,
+  type RestoreOptions,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type StoreSnapshot,
@@ -51,7 +52,7 @@ export interface StoreApi {
    */
   snapshot(options?: { copy?: boolean }): StoreSnapshot
   /** Replaces the whole state with a snapshot; throws (changing nothing) if it is not a valid one. */
-  restore(snapshot: unknown): void
+  restore(snapshot: unknown, options?: RestoreOptions): void
   /** Empties every table and counter. */
   clear(): void
   /**
@@ -190,9 +191,9 @@ class StoreCore implements StoreApi, TableHost {
     }
   }
 
-  restore(input: unknown): void {
+  restore(input: unknown, options?: RestoreOptions): void {
     // Every row and key is checked before anything changes; `load` then indexes the parsed rows.
-    const { snapshot, rows } = parseSnapshot(this.#tablesByName(), input)
+    const { snapshot, rows } = parseSnapshot(this.#tablesByName(), input, options)
     this.#outsideTransaction('restore')
     this.#replacing(() => {
       this.#lastMicros = Math.max(this.#lastMicros, snapshot.last_micros)

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
+import { StateDatabase } from '../../src/server/state-db.js'
 import { StateFileError } from '../../src/server/state-path.js'
 import type { StoreSnapshot } from '../../src/state/snapshot.js'
 import { KEYS, pkg, testSeed } from '../helpers/mock.js'
@@ -234,6 +235,60 @@ describe('state database, in-process', () => {
     db.close()
     const before = await readFile(path)
     expect(await refusal(path)).toMatch(pattern)
+    expect((await readFile(path)).equals(before)).toBe(true)
+  })
+
+  /** Whether `path`'s rows count as the mock's own (the start then skips each row's schema). */
+  const rowsWritten = (path: string) => {
+    const db = StateDatabase.open(path, 'sqlite')
+    try {
+      return db.read().rowsWritten
+    } finally {
+      db.close()
+    }
+  }
+  const metaOf = (path: string, name: string) => {
+    const db = new DatabaseSync(path)
+    try {
+      return db.prepare('SELECT value FROM meta WHERE name = ?').get(name)?.value
+    } finally {
+      db.close()
+    }
+  }
+
+  it('rows changed by another program are checked by their schemas at the next start, then trusted again', async () => {
+    const path = join(dir, 'edited.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('as written'))
+    await first.standalone.close()
+    expect(rowsWritten(path)).toBe(true)
+    const edit = new DatabaseSync(path)
+    edit.exec(`UPDATE rows SET json = json_set(json, '$.subject', 'edited by hand') WHERE tbl = 'tickets'`)
+    edit.close()
+    expect(metaOf(path, 'rows_valid')).toBe('0')
+    expect(rowsWritten(path)).toBe(false)
+    const second = await start(path)
+    const subjects = Array.from(second.standalone.context.store.tickets.all(), (t) => t.subject)
+    expect(subjects).toContain('edited by hand')
+    await second.standalone.close()
+    // Every row passed its schema at that start: the next one trusts them again.
+    expect(rowsWritten(path)).toBe(true)
+  })
+
+  it('a file whose triggers were dropped is checked row by row: a row its schema refuses is refused', async () => {
+    const path = join(dir, 'no-triggers.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('valid'))
+    await first.standalone.close()
+    const edit = new DatabaseSync(path)
+    for (const { name } of edit.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all())
+      edit.exec(`DROP TRIGGER ${String(name)}`)
+    edit.exec(`UPDATE rows SET json = json_set(json, '$.priority', 'whenever') WHERE tbl = 'tickets'`)
+    edit.close()
+    expect(metaOf(path, 'rows_valid')).toBe('1')
+    expect(rowsWritten(path)).toBe(false)
+    const before = await readFile(path)
+    expect(await refusal(path)).toMatch(/tables\.tickets\[0\] is not a valid row/)
     expect((await readFile(path)).equals(before)).toBe(true)
   })
 

@@ -1,0 +1,97 @@
+/**
+ * The layout of a state database and the checks at open: what tells our files from others, the
+ * integrity check, and the mark that says every row was written by this mock (so a restart need
+ * not parse each row with its schema again). See `docs/running-the-mock.md`, "State file".
+ */
+import type { DatabaseSync } from 'node:sqlite'
+import { StateFileError } from './state-path.js'
+
+/** `PRAGMA application_id` of a state database: "RMST". */
+export const STATE_APPLICATION_ID = 0x524d5354
+/** `PRAGMA user_version`: the layout of the tables below. */
+export const STATE_SCHEMA_VERSION = 1
+/** `meta.format`, for a reader who opens the file with the `sqlite3` shell. */
+export const STATE_FORMAT = 'reseller-mock-state'
+/**
+ * `meta.rows_valid`: `'1'` once a transaction of this mock ends (its rows passed the store's
+ * schemas); the triggers below set it to `'0'` at any row inserted or changed, so a change by
+ * another program (the `sqlite3` shell) leaves `'0'` and the next start checks every row.
+ */
+export const ROWS_VALID = 'rows_valid'
+
+/** Triggers that clear {@link ROWS_VALID}: name → the SQL that `sqlite_schema` keeps of each. */
+const ROW_TRIGGERS = Object.fromEntries(
+  (['INSERT', 'UPDATE'] as const).map((operation) => {
+    const name = `rows_${operation.toLowerCase()}_clears_rows_valid`
+    return [
+      name,
+      `CREATE TRIGGER ${name} AFTER ${operation} ON rows WHEN (SELECT value FROM meta WHERE name = '${ROWS_VALID}') IS NOT '0' BEGIN UPDATE meta SET value = '0' WHERE name = '${ROWS_VALID}'; END`,
+    ]
+  }),
+)
+
+/** Creates the tables (and the triggers) of a new state database. */
+export function createSchema(db: DatabaseSync): void {
+  db.exec(`BEGIN;
+    PRAGMA application_id = ${STATE_APPLICATION_ID};
+    PRAGMA user_version = ${STATE_SCHEMA_VERSION};
+    CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, key TEXT NOT NULL, json TEXT NOT NULL, UNIQUE (tbl, key));
+    ${ROW_TRIGGERS_SQL}
+    COMMIT;`)
+}
+
+/** (Re)creates the triggers: part of a transaction that then sets {@link ROWS_VALID}. */
+export const ROW_TRIGGERS_SQL = [
+  ...Object.keys(ROW_TRIGGERS).map((name) => `DROP TRIGGER IF EXISTS ${name};`),
+  ...Object.values(ROW_TRIGGERS).map((sql) => `${sql};`),
+].join('\n')
+
+/**
+ * Whether every row is as this mock wrote it: the triggers are there as created and no row was
+ * inserted or changed since the mock's last transaction ended. Otherwise the start parses each row
+ * with its schema, as it would a snapshot's.
+ */
+export function rowsWrittenByMock(db: DatabaseSync, meta: ReadonlyMap<string, string>): boolean {
+  if (meta.get(ROWS_VALID) !== '1') return false
+  const found = new Map<string, string>()
+  for (const { name, sql } of db
+    .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'rows'")
+    .all())
+    found.set(String(name), String(sql))
+  return Object.entries(ROW_TRIGGERS).every(([name, sql]) => found.get(name) === sql)
+}
+
+/**
+ * Checks that the locked database is empty (a new file: returns true) or a sound state database of
+ * this mock; throws otherwise. Reads only.
+ */
+export function checkIdentity(path: string, db: DatabaseSync): boolean {
+  const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]
+  const applicationId = pragma('application_id')
+  const objects = db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()?.n
+  if (applicationId === 0 && objects === 0) return true
+  if (applicationId !== STATE_APPLICATION_ID) {
+    throw new StateFileError(
+      path,
+      'is an SQLite database of another application, not a state file of this mock',
+    )
+  }
+  const version = pragma('user_version')
+  if (version !== STATE_SCHEMA_VERSION) {
+    throw new StateFileError(
+      path,
+      `has state layout ${String(version)}; this mock reads layout ${STATE_SCHEMA_VERSION} (a newer release wrote it?)`,
+    )
+  }
+  const problems = db
+    .prepare('PRAGMA quick_check')
+    .all()
+    .flatMap((row) => String(Object.values(row)[0]).split('\n'))
+    .filter((line) => line !== '' && !line.startsWith('***'))
+  if (problems.length !== 1 || problems[0] !== 'ok') {
+    throw new StateFileError(path, `fails SQLite's integrity check (${problems.slice(0, 3).join('; ')})`)
+  }
+  // Tables but no state: a first start that stopped before its first write.
+  return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
+}
