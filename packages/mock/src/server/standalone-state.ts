@@ -85,9 +85,10 @@ export function chooseSeed(
 }
 
 /**
- * Puts a saved state into `store`: every row checked by its table's schema and keys (unless the file
- * says each row is as the mock wrote it: `SavedState.rowsWritten`), the counters, the last
- * timestamp and the clock inside the range the mock writes. Throws a one-line
+ * Puts a saved state into `store`: every row checked by its table's schema and keys, or, when the
+ * file says each row is as the mock wrote it (`SavedState.rows`), each table's rows read on its
+ * first use, unchecked; the counters, the last timestamp and the clock inside the range the mock
+ * writes. Throws a one-line
  * {@link StateFileError} naming what is wrong; the store is unchanged then.
  */
 export function restoreSaved(store: Store, saved: SavedState, path: string): void {
@@ -100,19 +101,20 @@ export function restoreSaved(store: Store, saved: SavedState, path: string): voi
   const now = Date.now() + saved.clock_offset_ms
   if (!Number.isFinite(saved.clock_offset_ms) || now < 0 || now > LAST_MS)
     fail('clock_offset_ms puts the clock outside the years 1970-9999')
-  for (const name of Object.keys(saved.tables))
+  for (const name of saved.tableNames)
     if (!Object.hasOwn(store.tables, name)) fail(`rows of an unknown table "${name}"`)
+  const { rows } = saved
   try {
     store.restore(
       {
         format: SNAPSHOT_FORMAT,
         version: SNAPSHOT_VERSION,
-        tables: saved.tables,
+        tables: rows.written ? {} : rows.tables,
         counters: saved.counters,
         last_micros: saved.last_micros,
         clock_offset_ms: saved.clock_offset_ms,
       },
-      { rowsValid: saved.rowsWritten },
+      rows.written ? { deferredRows: rows.of } : {},
     )
   } catch (error) {
     fail((error as Error).message, error)

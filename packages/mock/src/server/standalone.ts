@@ -3,8 +3,10 @@
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
 import type { MockContext } from '../context.js'
-import { type AssembledMock, assembleMock, type MockApi } from '../mock-api.js'
+import { type AssembledMock, assembleMockWith, listenUnavailable, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
+import { createDb, type MockDb } from '../state/db.js'
+import type { Tables } from '../state/tables.js'
 import { isLoopbackBind } from './guard.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
@@ -99,6 +101,16 @@ function openState(path: string): OpenedState {
   }
 }
 
+/**
+ * `mock.db` of a standalone mock, with `@msw/data` loaded when it is first used: the server never
+ * queries it, and that package's hundreds of modules would be most of the start's module loading.
+ */
+function createDbOnDemand(tables: Tables): MockDb {
+  const requireHere = process.getBuiltinModule('node:module').createRequire(import.meta.url)
+  const { Query } = requireHere('@msw/data') as typeof import('@msw/data')
+  return createDb(tables, Query)
+}
+
 /** Makes the mock: from the seed for a new state, else empty with the seed deferred, then restored. */
 function createStandaloneMock(
   options: StandaloneOptions,
@@ -106,8 +118,13 @@ function createStandaloneMock(
   opened?: OpenedState,
 ): AssembledMock {
   const common = { insecureWebhooks: options.insecureWebhooks ?? false, journalLimit: options.journalLimit }
-  if (!opened?.saved) return assembleMock({ ...common, seed: choice.seed() })
-  const assembled = assembleMock({ ...common, deferredSeed: choice.seed })
+  if (!opened?.saved)
+    return assembleMockWith({ ...common, seed: choice.seed() }, listenUnavailable, createDbOnDemand)
+  const assembled = assembleMockWith(
+    { ...common, deferredSeed: choice.seed },
+    listenUnavailable,
+    createDbOnDemand,
+  )
   restoreSaved(assembled.context.store, opened.saved, opened.db.path)
   return assembled
 }
@@ -121,7 +138,7 @@ function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice
     if (!opened.saved) sync.writeWhole()
     else if (choice.adopted) opened.db.writeSeed(recorded)
     // Each row was just checked by its schema: the next start need not check them again.
-    if (opened.saved && !opened.saved.rowsWritten) opened.db.markRowsValid()
+    if (opened.saved && !opened.saved.rows.written) opened.db.markRowsValid()
   } catch (error) {
     throw new StateFileError(opened.db.path, `cannot be written (${(error as Error).message})`, {
       cause: error,

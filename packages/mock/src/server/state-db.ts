@@ -40,15 +40,19 @@ const SQLITE_NOTADB = 26
 export interface SavedState {
   /** The recorded seed as JSON (`null`: the built-in demo seed); parsed only when needed. */
   seedJson: string
-  tables: Record<string, unknown[]>
   counters: unknown
   last_micros: number
   clock_offset_ms: number
+  /** The tables that hold rows. */
+  tableNames: string[]
   /**
-   * Every row is as this mock wrote it, each one checked by its schema when it was stored
-   * (`state-schema.ts`, `rowsWrittenByMock`): the start need not parse them again.
+   * Rows as this mock wrote them, each checked by its schema when it was stored (`state-schema.ts`,
+   * `rowsWrittenByMock`): `of(table)` reads one table's rows, when the store first needs them.
+   * Otherwise every row, parsed, for the store to check by its schema.
    */
-  rowsWritten: boolean
+  rows:
+    | { written: true; of: (table: string) => object[] }
+    | { written: false; tables: Record<string, unknown[]> }
 }
 
 /** Finds the primary key of a row of a table (the store's tables know it). */
@@ -123,6 +127,7 @@ export class StateDatabase {
   readonly #upsert: StatementSync
   readonly #delete: StatementSync
   readonly #setMeta: StatementSync
+  readonly #selectTable: StatementSync
   #closed = false
 
   private constructor(
@@ -136,6 +141,7 @@ export class StateDatabase {
       'INSERT INTO rows(tbl, key, json) VALUES (?, ?, ?) ON CONFLICT(tbl, key) DO UPDATE SET json = excluded.json',
     )
     this.#delete = db.prepare('DELETE FROM rows WHERE tbl = ? AND key = ?')
+    this.#selectTable = db.prepare('SELECT json FROM rows WHERE tbl = ? ORDER BY rowid')
     this.#setMeta = db.prepare(
       'INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
     )
@@ -205,8 +211,25 @@ export class StateDatabase {
     } catch {
       fail('meta.counters is not JSON')
     }
+    const tableNames = this.#db
+      .prepare('SELECT DISTINCT tbl FROM rows')
+      .all()
+      .map(({ tbl }) => String(tbl))
+    return {
+      seedJson,
+      counters,
+      last_micros: number('last_micros'),
+      clock_offset_ms: number('clock_offset_ms'),
+      tableNames,
+      rows: rowsWrittenByMock(this.#db, meta)
+        ? { written: true, of: (table) => this.#readTable(table, (problem) => this.#failAtUse(problem)) }
+        : { written: false, tables: this.#readAll(fail) },
+    }
+  }
+
+  /** Every row, parsed, by table, in rowid order (each table's order): for the store to check. */
+  #readAll(fail: (problem: string) => never): Record<string, unknown[]> {
     const tables: Record<string, unknown[]> = {}
-    // One statement, rows in rowid order (each table's order); only what the store needs is read.
     for (const { tbl, json } of this.#db.prepare('SELECT tbl, json FROM rows ORDER BY rowid').iterate()) {
       let rows = tables[tbl as string]
       if (!rows) {
@@ -219,14 +242,25 @@ export class StateDatabase {
         fail(`the row ${String(tbl)} at rowid ${this.#rowidOf(tbl as string, rows.length)} is not JSON`)
       }
     }
-    return {
-      seedJson,
-      tables,
-      counters,
-      last_micros: number('last_micros'),
-      clock_offset_ms: number('clock_offset_ms'),
-      rowsWritten: rowsWrittenByMock(this.#db, meta),
+    return tables
+  }
+
+  /** One table's rows, parsed, in rowid order: read when the store first needs that table. */
+  #readTable(table: string, fail: (problem: string) => never): object[] {
+    const rows: object[] = []
+    for (const { json } of this.#selectTable.iterate(table)) {
+      try {
+        rows.push(JSON.parse(json as string))
+      } catch {
+        fail(`the row ${table} at rowid ${this.#rowidOf(table, rows.length)} is not JSON`)
+      }
     }
+    return rows
+  }
+
+  /** A row found broken when its table is first used (the mock runs; nothing is written). */
+  #failAtUse(problem: string): never {
+    throw new StateFileError(this.path, `does not hold a valid mock state (${problem})`)
   }
 
   /**

@@ -112,7 +112,22 @@ export class StateSync {
         )
       }
     } finally {
+      this.#settleTables()
       this.#db.close()
+    }
+  }
+
+  /**
+   * Reads the tables the run never used (their rows are read on first use, from this file): the
+   * store outlives the file's lock. A table that cannot be read stays as it is (it failed at use).
+   */
+  #settleTables(): void {
+    for (const table of Object.values(this.#store.tables) as AnyTable[]) {
+      try {
+        table.settle()
+      } catch {
+        // Its uses answered the failure already.
+      }
     }
   }
 

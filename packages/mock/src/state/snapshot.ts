@@ -34,11 +34,12 @@ export function tableRows(tables: Record<string, AnyTable>, copy: boolean): Reco
 /** Options of `store.restore`. */
 export interface RestoreOptions {
   /**
-   * The rows are as this mock's store wrote them, each checked by its schema then (a state file
-   * that says so: `server/state-schema.ts`): only the snapshot's shape, counters and times are
-   * checked, not each row again.
+   * The rows are not in the snapshot (its `tables` is empty): each table reads its rows from
+   * `deferredRows(name)` on its first use. They are as this mock's store wrote them, each checked by
+   * its schema then (a state file that says so: `server/state-schema.ts`), so they are not checked
+   * again; the snapshot's counters and times are.
    */
-  rowsValid?: boolean
+  deferredRows?: (table: string) => readonly object[]
 }
 
 /**
@@ -51,7 +52,7 @@ export function parseSnapshot(
   options: RestoreOptions = {},
 ): { snapshot: StoreSnapshot; rows: Record<string, object[]> } {
   const snapshot = checkSnapshot(input)
-  if (options.rowsValid) return { snapshot, rows: snapshot.tables as Record<string, object[]> }
+  if (options.deferredRows) return { snapshot, rows: {} }
   const rows: Record<string, object[]> = {}
   for (const [name, table] of Object.entries(tables)) {
     rows[name] = (snapshot.tables[name] ?? []).map((row, i) => {

@@ -198,7 +198,7 @@ class StoreCore implements StoreApi, TableHost {
     this.#replacing(() => {
       this.#lastMicros = Math.max(this.#lastMicros, snapshot.last_micros)
       this.clock.restoreOffset?.(snapshot.clock_offset_ms)
-      this.#replaceAll(rows, snapshot.counters, this.#lastMicros)
+      this.#replaceAll(rows, snapshot.counters, this.#lastMicros, options?.deferredRows)
     })
   }
 
@@ -276,16 +276,21 @@ class StoreCore implements StoreApi, TableHost {
     this.#emitCommit('replaced')
   }
 
-  /** Empties every table, fills them with `rows` (already valid), sets the counters; notifies once. */
+  /**
+   * Empties every table, fills them with `rows` (already valid) or has them read `deferredRows` on
+   * first use, sets the counters; notifies once.
+   */
   #replaceAll(
     rows: Readonly<Record<string, readonly object[]>>,
     counters: Record<string, number>,
     micros: number,
+    deferredRows?: (table: string) => readonly object[],
   ): void {
     for (const [name, table] of Object.entries(this.#tablesByName())) {
       table.clear()
       const given = rows[name]
       if (given) table.load(given)
+      if (deferredRows) table.defer(() => deferredRows(name))
     }
     this.#counters = { ...counters }
     this.#lastMicros = Math.max(this.#lastMicros, micros)

@@ -58,6 +58,10 @@ export interface AnyTable {
   load(rows: readonly object[]): void
   /** Throws {@link StoreError} naming the first primary or unique key that `rows` repeat. */
   checkKeys(rows: readonly object[]): void
+  /** For an emptied table: its rows (known to be valid) come from `read()` on its first use. */
+  defer(read: () => readonly object[]): void
+  /** Reads the rows of a {@link defer}red table now (before their source closes). */
+  settle(): void
   clear(): void
 }
 
@@ -74,6 +78,8 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
   readonly #rows = new Map<Key, T>()
   readonly #unique = new Map<string, { key: (row: T) => Key | undefined; map: Map<Key, T> }>()
   readonly #groups = new Map<string, { key: (row: T) => Key; map: Map<Key, T[]> }>()
+  /** Rows not read yet ({@link defer}): read and indexed by the first method that needs the table. */
+  #deferred: (() => readonly T[]) | undefined
 
   constructor(
     readonly name: string,
@@ -92,31 +98,37 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
 
   /** Number of rows. */
   get size(): number {
+    this.settle()
     return this.#rows.size
   }
 
   /** The row with this primary key. */
   get(key: Key): T | undefined {
+    this.settle()
     return this.#rows.get(key)
   }
 
   /** The row with this key in a unique index. */
   by(index: string, key: Key): T | undefined {
+    this.settle()
     return this.#uniqueIndex(index).map.get(key)
   }
 
   /** The rows of one group, oldest first. Do not mutate the array. */
   group(index: string, key: Key): readonly T[] {
+    this.settle()
     return this.#groupIndex(index).map.get(key) ?? EMPTY
   }
 
   /** Every row, oldest first. */
   all(): IterableIterator<T> {
+    this.settle()
     return this.#rows.values()
   }
 
   /** Validates `values` with the storage schema and stores them; throws {@link StoreError} on a bad row or key clash. */
   insert(values: T): T {
+    this.settle()
     const row = this.host.validate === false ? values : this.#parse(values)
     const key = this.keyOf(row)
     if (this.#rows.has(key)) throw new StoreError(`${this.name}: duplicate key ${JSON.stringify(key)}`)
@@ -136,6 +148,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
    * Returns the same row object.
    */
   update(row: T, patch: Partial<T>): T {
+    this.settle()
     if (this.#rows.get(this.keyOf(row)) !== row)
       throw new StoreError(`${this.name}: update of a row not stored`)
     const next = this.#parse({ ...row, ...patch })
@@ -157,6 +170,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
 
   /** Removes `row`. */
   delete(row: T): void {
+    this.settle()
     if (this.#rows.get(this.keyOf(row)) !== row) return
     const positions = this.#remove(row)
     this.host.wrote(() => this.#restore(row, positions))
@@ -164,6 +178,7 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
 
   /** Removes every row (no undo: used by reset and restore only). */
   clear(): void {
+    this.#deferred = undefined
     this.#rows.clear()
     for (const { map } of this.#unique.values()) map.clear()
     for (const { map } of this.#groups.values()) map.clear()
@@ -174,6 +189,26 @@ export class Table<S extends z.ZodMiniType<Record<string, unknown>>, T extends z
    * {@link checkKeys}): no validation, no undo, no change notification. For an emptied table.
    */
   load(rows: readonly T[]): void {
+    this.settle()
+    for (const row of rows) this.#index(row)
+  }
+
+  /**
+   * For an emptied table: its rows, known to be valid (a state file the mock wrote), come from
+   * `read()` when a method first needs the table, so a start pays nothing for a table the run
+   * never touches (`server/standalone-state.ts`).
+   */
+  defer(read: () => readonly T[]): void {
+    this.#deferred = read
+  }
+
+  /** Reads and indexes the rows of a {@link defer}red table now; nothing to do otherwise. */
+  settle(): void {
+    if (!this.#deferred) return
+    // A read that throws (a row that is not JSON) leaves the table deferred: every use of it fails
+    // the same way, and what the file holds stays as it is.
+    const rows = this.#deferred()
+    this.#deferred = undefined
     for (const row of rows) this.#index(row)
   }
 

@@ -109,6 +109,16 @@ describe('state database, in-process', () => {
     expect(tablesOf(third.standalone)).toEqual(tablesOf(second.standalone))
   })
 
+  it('mock.db of a standalone mock answers queries over the restored rows', async () => {
+    const path = join(dir, 'db-queries.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('find me'))
+    await first.standalone.close()
+    const { mock } = (await start(path)).standalone
+    expect(mock.db.tickets.findMany((q) => q.where({ subject: 'find me' }))).toHaveLength(1)
+    expect(mock.db.tickets.count()).toBe(Array.from(mock.db.tickets.findMany()).length)
+  })
+
   it('an id drawn by a request that writes no row (webhook test) is saved: a restart never draws it again', async () => {
     const path = join(dir, 'draw.db')
     const first = await start(path, { insecureWebhooks: true })
@@ -242,7 +252,7 @@ describe('state database, in-process', () => {
   const rowsWritten = (path: string) => {
     const db = StateDatabase.open(path, 'sqlite')
     try {
-      return db.read().rowsWritten
+      return db.read().rows.written
     } finally {
       db.close()
     }
@@ -273,6 +283,29 @@ describe('state database, in-process', () => {
     await second.standalone.close()
     // Every row passed its schema at that start: the next one trusts them again.
     expect(rowsWritten(path)).toBe(true)
+  })
+
+  it('a trusted file reads each table on first use: a broken row there fails that use (500), not the start, and is kept', async () => {
+    const path = join(dir, 'rotten.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('will rot'))
+    await first.standalone.close()
+    // What bit rot would leave: a row that is no JSON, with the mark still saying the mock wrote it.
+    const edit = new DatabaseSync(path)
+    edit.exec(`UPDATE rows SET json = '{' WHERE tbl = 'tickets'`)
+    edit.exec(`UPDATE meta SET value = '1' WHERE name = 'rows_valid'`)
+    edit.close()
+    expect(rowsWritten(path)).toBe(true)
+    const second = await start(path)
+    expect(second.standalone.state).toBe('loaded')
+    expect((await second.call('GET', '/api/v1/support/tickets')).status).toBe(500)
+    expect((await second.call('GET', '/api/v1/support/tickets')).status).toBe(500)
+    await second.standalone.close()
+    const after = new DatabaseSync(path)
+    const rows = after.prepare("SELECT json FROM rows WHERE tbl = 'tickets'").all()
+    after.close()
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows.every((r) => r.json === '{')).toBe(true)
   })
 
   it('a file whose triggers were dropped is checked row by row: a row its schema refuses is refused', async () => {

@@ -219,6 +219,28 @@ describe('snapshot and restore', () => {
     expect(store.snapshot()).toEqual(before)
   })
 
+  test("deferred rows are read on a table's first use, once; a reset before that never reads them", () => {
+    const source = createStore(fixedClock())
+    source.resellers.insert(reseller(1))
+    source.accounts.insert(account('alpha', 'alpha.example'))
+    const { tables, ...rest } = source.snapshot()
+    const read = vi.fn((name: string) => (tables[name] ?? []) as object[])
+    const store = createStore(fixedClock())
+    store.restore({ ...rest, tables: {} }, { deferredRows: read })
+    expect(read).not.toHaveBeenCalled()
+    expect(store.accounts.by('domain', 'alpha.example')?.username).toBe('alpha')
+    expect(store.accounts.size).toBe(1)
+    expect(read.mock.calls).toEqual([['accounts']])
+    expect(store.snapshot().tables).toEqual(tables)
+    expect(read).toHaveBeenCalledTimes(Object.keys(tables).length)
+    const cleared = createStore(fixedClock())
+    const never = vi.fn(() => [])
+    cleared.restore({ ...rest, tables: {} }, { deferredRows: never })
+    cleared.clear()
+    expect(cleared.accounts.size).toBe(0)
+    expect(never).not.toHaveBeenCalled()
+  })
+
   test('the clock offset is restored when the clock supports it', () => {
     const clock = createClock({ realNow: () => 0 })
     const store = createStore(clock)
