@@ -80,8 +80,12 @@ export interface Standalone {
   statePath?: string
   /** Every API key of the current state. */
   keys(): KeyInfo[]
-  /** Stops serving, drops scheduled deliveries (they stay in the state file) and waits for the last write. */
-  close(): Promise<void>
+  /**
+   * Stops serving, drops scheduled deliveries (they stay in the state file) and waits for the last
+   * write. Tables of a state file that nothing used yet are read first, so `context.store` stays
+   * whole, unless `exiting` says the process ends next (the CLI).
+   */
+  close(options?: { exiting?: boolean }): Promise<void>
 }
 
 /** A state file opened and read: the database, and the saved state unless the file is new. */
@@ -195,10 +199,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   // Pending deliveries of the saved state are due again: at once if their time has passed.
   if (opened?.saved) dispatcher.resume()
 
-  const stop = () => {
+  const stop = (exiting = false) => {
     dispatcher.stop()
     clock.stop()
-    sync?.close(warn)
+    sync?.close(warn, { settle: !exiting })
   }
 
   // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
@@ -217,8 +221,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     },
     createInspector(context),
   ).catch((error: unknown) => {
-    // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file.
-    stop()
+    // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
+    // nobody gets the store, so its unread tables stay unread).
+    stop(true)
     throw error
   })
 
@@ -239,10 +244,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         reseller: store.resellers.get(k.reseller_id)?.name ?? '',
       }))
     },
-    close() {
+    close(options) {
       closing ??= (async () => {
         await server.close()
-        stop()
+        stop(options?.exiting)
       })()
       return closing
     },

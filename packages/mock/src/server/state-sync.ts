@@ -100,8 +100,11 @@ export class StateSync {
     if (!this.#flush()) throw this.#failure
   }
 
-  /** Stops listening, writes what is waiting (one last try) and closes the database. */
-  close(warn: (line: string) => void): void {
+  /**
+   * Stops listening, writes what is waiting (one last try) and closes the database; first reads the
+   * tables nobody used (the store outlives the file's lock) unless `settle` is false (the process exits).
+   */
+  close(warn: (line: string) => void, { settle = true }: { settle?: boolean } = {}): void {
     this.#unsubscribe?.()
     this.#unsubscribe = undefined
     try {
@@ -112,7 +115,7 @@ export class StateSync {
         )
       }
     } finally {
-      this.#settleTables()
+      if (settle) this.#settleTables()
       this.#db.close()
     }
   }
