@@ -81,7 +81,9 @@ export function createDb(tables: Tables): MockDb {
 }
 
 function isQuery<T>(value: unknown): value is Query<T> {
-  return typeof (value as Query<T> | null)?.test === 'function' && typeof (value as Query<T>).where === 'function'
+  return (
+    typeof (value as Query<T> | null)?.test === 'function' && typeof (value as Query<T>).where === 'function'
+  )
 }
 
 function dbTable<T extends object>(
