@@ -9,7 +9,9 @@ const root = fileURLToPath(new URL('.', import.meta.url))
  * packages/contract-tests.
  */
 export const projects: TestProjectInlineConfiguration[] = [
-  { test: { name: 'sdk:unit', root, include: ['test/*.test.ts'] } },
+  // `isolate: false`: one module graph per worker (see packages/mock/vitest.config.ts); a test
+  // restores what it changes (fake timers, stubbed globals).
+  { test: { name: 'sdk:unit', root, include: ['test/*.test.ts'], isolate: false } },
 ]
 
 export default defineConfig({ test: { projects } })
