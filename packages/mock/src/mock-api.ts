@@ -1,7 +1,6 @@
 /**
- * What `createMockApi` returns and how a mock is put together, shared by the package's two entries
- * (`create-mock-api.ts`): the default one (browsers, edge runtimes; `listen` rejects) and the
- * `node` one (`listen` serves over node:http), and by the standalone server.
+ * `createMockApi` and what it returns, shared by the package's two entries: the default one
+ * (browsers, edge runtimes; `listen` rejects) and the `node` one (`listen` serves over node:http).
  */
 import type { HttpHandler } from 'msw'
 import { createContext, type MockContext } from './context.js'
@@ -24,9 +23,8 @@ import { demoSeed } from './seed/demo.js'
 import type { SeedInput } from './seed/schema.js'
 import type { ListenOptions, RunningServer } from './server/options.js'
 import { type Clock, createClock } from './state/clock.js'
-import type { MockDb } from './state/db.js'
+import { createDb, type MockDb } from './state/db.js'
 import { DEFAULT_RANDOM_SEED } from './state/random.js'
-import type { Tables } from './state/tables.js'
 
 /** Base URL of a mock created without `baseUrl`. */
 export const DEFAULT_BASE_URL = 'https://api.reseller.test'
@@ -127,7 +125,7 @@ export interface AssembledMock {
 }
 
 /** `listen` where no server can run: rejects with what to do instead. */
-export const listenUnavailable: ListenImpl = () =>
+const listenUnavailable: ListenImpl = () =>
   Promise.reject(
     new Error(
       'mock.listen() needs node:http, which this build of @reseller-api/mock leaves out: it was ' +
@@ -135,6 +133,16 @@ export const listenUnavailable: ListenImpl = () =>
         'setupWorker(...mock.handlers) or mock.fetch; run the standalone server under Node (reseller-mock).',
     ),
   )
+
+/** Creates a mock of the API with its own state, loaded from `seed` (default: the demo seed). */
+export function createMockApi(options: MockApiOptions = {}): MockApi {
+  return buildMockApi(options, listenUnavailable)
+}
+
+/** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
+export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
+  return assembleMock(options, listenImpl).mock
+}
 
 /** {@link MockApiOptions} and what only the standalone server passes. @internal */
 export interface AssembleOptions extends MockApiOptions {
@@ -145,19 +153,13 @@ export interface AssembleOptions extends MockApiOptions {
   deferredSeed?: () => SeedInput | undefined
 }
 
-/** Builds `mock.db` over a store's tables, on its first use (`state/db.ts`). @internal */
-export type DbFactory = (tables: Tables) => MockDb
-
 /**
  * A mock with its context, for the code that serves it (the standalone server, tests of the
- * inside). `listen` rejects unless `listenImpl` is given. `mock.db` comes from `createDb`: this
- * module never loads `@msw/data` itself (`create-mock-api.ts` gives it to the package's entries;
- * the standalone server loads it on first use). @internal
+ * inside). `listen` rejects unless `listenImpl` is given. @internal
  */
-export function assembleMockWith(
+export function assembleMock(
   options: AssembleOptions,
-  listenImpl: ListenImpl,
-  createDb: DbFactory,
+  listenImpl: ListenImpl = listenUnavailable,
 ): AssembledMock {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
   const clock = createClock()

@@ -5,8 +5,7 @@
  *
  * @packageDocumentation
  */
-import { buildMockApi } from './create-mock-api.js'
-import type { MockApi, MockApiOptions } from './mock-api.js'
+import { buildMockApi, type MockApi, type MockApiOptions } from './mock-api.js'
 import { serveMock } from './server/serve.js'
 
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'

@@ -4,7 +4,7 @@
  * each pair of answers with {@link compareExchange} (docs/keeping-the-mock-honest.md).
  */
 import { keyMode } from '@reseller-api/sdk/schemas'
-import { createMockApi } from '../create-mock-api.js'
+import { createMockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import { compareExchange, type Exchange, IdMap, type OpenApiLike, type StepResult } from './engine.js'
 import { ImportError, type ImportedKey, importAccount, knownValues } from './import.js'

@@ -3,10 +3,8 @@
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
 import type { MockContext } from '../context.js'
-import { type AssembledMock, assembleMockWith, listenUnavailable, type MockApi } from '../mock-api.js'
+import { type AssembledMock, assembleMock, type MockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
-import { createDb, type MockDb } from '../state/db.js'
-import type { Tables } from '../state/tables.js'
 import { isLoopbackBind } from './guard.js'
 import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
@@ -105,16 +103,6 @@ function openState(path: string): OpenedState {
   }
 }
 
-/**
- * `mock.db` of a standalone mock, with `@msw/data` loaded when it is first used: the server never
- * queries it, and that package's hundreds of modules would be most of the start's module loading.
- */
-function createDbOnDemand(tables: Tables): MockDb {
-  const requireHere = process.getBuiltinModule('node:module').createRequire(import.meta.url)
-  const { Query } = requireHere('@msw/data') as typeof import('@msw/data')
-  return createDb(tables, Query)
-}
-
 /** Makes the mock: from the seed for a new state, else empty with the seed deferred, then restored. */
 function createStandaloneMock(
   options: StandaloneOptions,
@@ -122,13 +110,8 @@ function createStandaloneMock(
   opened?: OpenedState,
 ): AssembledMock {
   const common = { insecureWebhooks: options.insecureWebhooks ?? false, journalLimit: options.journalLimit }
-  if (!opened?.saved)
-    return assembleMockWith({ ...common, seed: choice.seed() }, listenUnavailable, createDbOnDemand)
-  const assembled = assembleMockWith(
-    { ...common, deferredSeed: choice.seed },
-    listenUnavailable,
-    createDbOnDemand,
-  )
+  if (!opened?.saved) return assembleMock({ ...common, seed: choice.seed() })
+  const assembled = assembleMock({ ...common, deferredSeed: choice.seed })
   restoreSaved(assembled.context.store, opened.saved, opened.db.path)
   return assembled
 }
@@ -183,6 +166,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const { mock, context, choice, sync } = prepareMock(options, opened)
   const { store, clock, dispatcher } = context
   const persist = sync ? () => sync.durable() : undefined
+  // No answer (a read included) leaves before its change is on disk; a failed write is the 500.
+  context.durable = persist
 
   dispatcher.configure({
     // No MSW runs in this process: never add its bypass mark.
@@ -215,9 +200,6 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       log: options.log,
-      onMutation: persist ? async () => persist() : undefined,
-      // Reads wait for a failed write to succeed: no answer shows a change that is not on disk.
-      onRead: persist,
     },
     createInspector(context),
   ).catch((error: unknown) => {

@@ -14,7 +14,7 @@
  * There is no `@msw/data` `Collection` behind this: a collection keeps its own array of records,
  * filled by an asynchronous `create()`, which is the very copy kept in sync that this avoids.
  */
-import type { Query } from '@msw/data'
+import { Query } from '@msw/data'
 import { cloneRow, deepFreeze } from './clone.js'
 import type { Tables } from './tables.js'
 
@@ -73,26 +73,30 @@ export type MockDb = { readonly [Name in keyof Tables]: DbTable<RowOf<Tables[Nam
  */
 export type MockDbRow<Name extends keyof MockDb> = RowOf<Tables[Name]>
 
-/**
- * Builds `mock.db` over `tables` (which a reset or restore refills in place, so it stays live), with
- * `@msw/data`'s `Query` class as the caller loaded it (`assemble.ts`).
- */
-export function createDb(tables: Tables, QueryClass: typeof Query): MockDb {
+/** Builds `mock.db` over `tables` (which a reset or restore refills in place, so it stays live). */
+export function createDb(tables: Tables): MockDb {
   const db: Record<string, DbTable<object>> = {}
-  for (const [name, table] of Object.entries(tables)) db[name] = dbTable(name, table as never, QueryClass)
+  for (const [name, table] of Object.entries(tables)) db[name] = dbTable(name, table as never)
   return Object.freeze(db) as MockDb
+}
+
+function isQuery<T>(value: unknown): value is Query<T> {
+  return (
+    typeof (value as Query<T> | null)?.test === 'function' && typeof (value as Query<T>).where === 'function'
+  )
 }
 
 function dbTable<T extends object>(
   name: string,
   table: { readonly size: number; all(): IterableIterator<T> },
-  QueryClass: typeof Query,
 ): DbTable<T> {
   const where = `mock.db.${name}`
   const toQuery = (query: DbQuery<T> | undefined, method: string): Query<T> | undefined => {
     if (query === undefined) return undefined
-    const built = typeof query === 'function' ? query(new QueryClass<T>()) : query
-    if (!(built instanceof QueryClass)) {
+    const built = typeof query === 'function' ? query(new Query<T>()) : query
+    // By shape, not `instanceof`: a Query built with the application's own copy of `@msw/data` (another
+    // version, or the copy the mock's build inlines) is as good as ours.
+    if (!isQuery<T>(built)) {
       throw new TypeError(
         `${where}.${method}: the query must be an @msw/data Query or a function returning one, e.g. (q) => q.where({ … })`,
       )

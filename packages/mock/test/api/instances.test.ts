@@ -2,8 +2,8 @@
 // clock-given seed timestamps are the mock's creation time, seed-given ones stay, every mock and
 // every reset starts from the same state, and a seed object changed between two mocks is read again.
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { assembleMock } from '../../src/create-mock-api.js'
 import { createMockApi, demoSeed, SeedError, type SeedInput } from '../../src/index.js'
+import { assembleMock } from '../../src/mock-api.js'
 import { call, newMock, state, testSeed } from '../helpers/mock.js'
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 // Retention: the events outbox, the delivery history and the number of general
 // webhooks are bounded by the documented limits; pages stay consistent after pruning.
 import { describe, expect, it } from 'vitest'
-import { assembleMock } from '../../src/create-mock-api.js'
+import { assembleMock } from '../../src/mock-api.js'
 import { RETENTION_LIMITS } from '../../src/state/retention.js'
 import { call, expectError, KEYS, newMock, state, testSeed } from '../helpers/mock.js'
 
