@@ -8,6 +8,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../state/snapshot.js'
 import type { Store } from '../state/store.js'
 import type { SavedState } from './state-db.js'
 import { StateFileError } from './state-path.js'
+import type { RecordedSeed } from './state-schema.js'
 
 /** Latest instant the mock can write: 9999-12-31T23:59:59.999Z. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
@@ -39,31 +40,31 @@ export function givenSeedOf(seed: SeedInput): GivenSeed {
 export interface SeedChoice {
   /** The seed to load now (no saved state), or to read when a reset needs it (a saved state). */
   seed: () => SeedInput | undefined
-  /** The recorded seed as JSON; `null` for the demo seed. */
-  recordJson: string
+  /** The seed to record, as JSON (`null` for the demo seed); read from the file only when written. */
+  recordJson: () => string
   from: 'option' | 'state file' | 'demo'
   /** The file's recorded seed must be replaced with {@link recordJson} (`--adopt-seed`). */
   adopted: boolean
 }
 
 /**
- * Chooses the seed from the `given` one and the one `recordedJson` of a saved state: a file's
+ * Chooses the seed from the `given` one and the one `recorded` by a saved state: a file's
  * recorded seed wins when no seed is given; a different one is refused unless adopted. Neither seed
  * is parsed when their texts are the same (a restart with the seed file that wrote the state).
  */
 export function chooseSeed(
   given: GivenSeed | undefined,
-  recordedJson: string | undefined,
+  recorded: RecordedSeed | undefined,
   adoptSeed: boolean,
   path: string,
 ): SeedChoice {
   if (given === undefined) {
-    if (recordedJson === undefined || recordedJson === 'null')
-      return { seed: () => undefined, recordJson: 'null', from: 'demo', adopted: false }
-    // Parsed only when a reset needs it: a large recorded seed costs a restart nothing.
+    if (recorded === undefined || recorded.isDemo)
+      return { seed: () => undefined, recordJson: () => 'null', from: 'demo', adopted: false }
+    // Read and parsed only when a reset needs it: a large recorded seed costs a restart nothing.
     return {
-      seed: () => JSON.parse(recordedJson),
-      recordJson: recordedJson,
+      seed: () => JSON.parse(recorded.json()),
+      recordJson: recorded.json,
       from: 'state file',
       adopted: false,
     }
@@ -71,17 +72,17 @@ export function chooseSeed(
   // Same text: the same seed, parsed by nobody. Else the same keys in another order may still be
   // the same seed: only then are both parsed and put in canonical form (a large seed costs seconds).
   const same =
-    recordedJson === undefined ||
-    recordedJson === given.json ||
-    (recordedJson !== 'null' && canonicalJson(JSON.parse(recordedJson)) === canonicalJson(given.value()))
+    recorded === undefined ||
+    recorded.is(given.json) ||
+    (!recorded.isDemo && canonicalJson(JSON.parse(recorded.json())) === canonicalJson(given.value()))
   if (!same && !adoptSeed) {
     throw new StateFileError(
       path,
-      `was created from ${recordedJson === 'null' ? 'the built-in demo seed' : 'another seed'}, not the one given; start without --seed to use the recorded seed, or add --adopt-seed to keep the state and make reset go to the new seed`,
+      `was created from ${recorded?.isDemo ? 'the built-in demo seed' : 'another seed'}, not the one given; start without --seed to use the recorded seed, or add --adopt-seed to keep the state and make reset go to the new seed`,
       { usage: true },
     )
   }
-  return { seed: given.value, recordJson: given.json, from: 'option', adopted: !same }
+  return { seed: given.value, recordJson: () => given.json, from: 'option', adopted: !same }
 }
 
 /**

@@ -119,11 +119,10 @@ function createStandaloneMock(
 /** Subscribes the state file to the store; writes the whole state to a new file, or an adopted seed. */
 function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice): StateSync {
   const { store, clock } = context
-  const recorded = choice.recordJson
-  const sync = new StateSync(opened.db, store, clock, () => recorded)
+  const sync = new StateSync(opened.db, store, clock, choice.recordJson)
   try {
     if (!opened.saved) sync.writeWhole()
-    else if (choice.adopted) opened.db.writeSeed(recorded)
+    else if (choice.adopted) opened.db.writeSeed(choice.recordJson())
     // Each row was just checked by its schema: the next start need not check them again.
     if (opened.saved && !opened.saved.rows.written) opened.db.markRowsValid()
   } catch (error) {
@@ -149,7 +148,7 @@ function givenSeed(options: StandaloneOptions): GivenSeed | undefined {
 function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined) {
   try {
     const path = opened?.db.path ?? ''
-    const choice = chooseSeed(givenSeed(options), opened?.saved?.seedJson, options.adoptSeed ?? false, path)
+    const choice = chooseSeed(givenSeed(options), opened?.saved?.seed, options.adoptSeed ?? false, path)
     const { mock, context } = createStandaloneMock(options, choice, opened)
     const sync = opened ? startSync(opened, context, choice) : undefined
     return { mock, context, choice, sync }

@@ -23,8 +23,10 @@ import {
 import {
   checkIdentity,
   createSchema,
+  type RecordedSeed,
   ROW_TRIGGERS_SQL,
   ROWS_VALID,
+  readRecordedSeed,
   rowsWrittenByMock,
   STATE_FORMAT,
 } from './state-schema.js'
@@ -38,8 +40,8 @@ const SQLITE_NOTADB = 26
 
 /** What a state database holds, as read at start (rows parsed, not yet validated). */
 export interface SavedState {
-  /** The recorded seed as JSON (`null`: the built-in demo seed); parsed only when needed. */
-  seedJson: string
+  /** The recorded seed, read from the file only when needed. */
+  seed: RecordedSeed
   counters: unknown
   last_micros: number
   clock_offset_ms: number
@@ -193,7 +195,7 @@ export class StateDatabase {
   /** Reads the whole saved state (rows parsed as JSON; the store checks them unless {@link SavedState.rowsWritten}). */
   read(): SavedState {
     const meta = new Map<string, string>()
-    for (const { name, value } of this.#db.prepare('SELECT name, value FROM meta').all())
+    for (const { name, value } of this.#db.prepare("SELECT name, value FROM meta WHERE name <> 'seed'").all())
       meta.set(name as string, value as string)
     const fail = (problem: string): never => {
       throw new StateFileError(this.path, `does not hold a valid mock state (${problem})`)
@@ -204,7 +206,7 @@ export class StateDatabase {
       if (meta.get(name) === undefined || !Number.isFinite(value)) fail(`meta.${name} is not a number`)
       return value
     }
-    const seedJson = meta.get('seed') ?? fail('no recorded seed')
+    const seed = readRecordedSeed(this.#db) ?? fail('no recorded seed')
     let counters: unknown
     try {
       counters = JSON.parse(meta.get('counters') ?? fail('no counters'))
@@ -216,7 +218,7 @@ export class StateDatabase {
       .all()
       .map(({ tbl }) => String(tbl))
     return {
-      seedJson,
+      seed,
       counters,
       last_micros: number('last_micros'),
       clock_offset_ms: number('clock_offset_ms'),

@@ -1,7 +1,8 @@
 /**
  * The layout of a state database and the checks at open: what tells our files from others, the
  * integrity check, and the mark that says every row was written by this mock (so a restart need
- * not parse each row with its schema again). See `docs/running-the-mock.md`, "State file".
+ * not parse each row with its schema again), and the recorded seed, read in the file when needed.
+ * See `docs/running-the-mock.md`, "State file".
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { StateFileError } from './state-path.js'
@@ -94,4 +95,35 @@ export function checkIdentity(path: string, db: DatabaseSync): boolean {
   }
   // Tables but no state: a first start that stopped before its first write.
   return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
+}
+
+/**
+ * The seed a state file recorded, as JSON (`null`: the built-in demo seed). Large seeds are common
+ * (a 50,000-ticket seed is megabytes), so the text stays in the file until `json()` is called, and
+ * `is(text)` compares it there.
+ */
+export interface RecordedSeed {
+  /** The built-in demo seed (`null`). */
+  readonly isDemo: boolean
+  /** The recorded JSON text (read once). */
+  json(): string
+  /** Whether the recorded text is exactly `text`. */
+  is(text: string): boolean
+}
+
+/** The seed `meta` recorded, if any: compared and read in the file (see {@link RecordedSeed}). */
+export function readRecordedSeed(db: DatabaseSync): RecordedSeed | undefined {
+  const select = (expression: string, ...values: string[]) =>
+    db.prepare(`SELECT ${expression} AS v FROM meta WHERE name = 'seed'`).get(...values)?.v
+  const isDemo = select("value = 'null'")
+  if (isDemo === undefined) return undefined
+  let json: string | undefined
+  return {
+    isDemo: isDemo === 1,
+    json: () => {
+      json ??= String(select('value'))
+      return json
+    },
+    is: (text) => (json === undefined ? select('value = ?', text) === 1 : json === text),
+  }
 }
