@@ -191,22 +191,22 @@ function parseFlags(argv: string[]): Flags {
   }
 }
 
-/** A seed file's text, parsed by `parse` only when the mock needs the seed (see `startStandalone`). */
-async function readSeedFile(path: string): Promise<{ text: string; parse: () => never }> {
-  let text: string
+/** A seed file's bytes, decoded and parsed only when the mock needs the seed (see `startStandalone`). */
+async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (text: string) => never }> {
+  let bytes: Uint8Array
   try {
-    text = await readFile(path, 'utf8')
+    bytes = await readFile(path)
   } catch (error) {
     throw new UsageError(`cannot read seed file ${path}: ${(error as Error).message}`)
   }
-  const parse = () => {
+  const parse = (text: string) => {
     try {
       return JSON.parse(text) as never
     } catch (error) {
       throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
     }
   }
-  return { text, parse }
+  return { bytes, parse }
 }
 
 function keyTable(keys: KeyInfo[]): string {
@@ -234,7 +234,7 @@ export async function serve(argv: string[]): Promise<void> {
     process.stdout.write(`${version()}\n`)
     return
   }
-  const seedText = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
+  const seedFile = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
   const out = (line: string) => process.stdout.write(`${line}\n`)
 
   let standalone: Standalone
@@ -242,7 +242,7 @@ export async function serve(argv: string[]): Promise<void> {
     // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
     const { startStandalone } = await import('../server/standalone.js')
     standalone = await startStandalone({
-      seedText,
+      seedFile,
       port: flags.port,
       host: flags.host,
       statePath: flags.state,

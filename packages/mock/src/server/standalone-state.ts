@@ -8,7 +8,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../state/snapshot.js'
 import type { Store } from '../state/store.js'
 import type { SavedState } from './state-db.js'
 import { StateFileError } from './state-path.js'
-import type { RecordedSeed } from './state-schema.js'
+import { type RecordedSeed, seedDigest } from './state-schema.js'
 
 /** Latest instant the mock can write: 9999-12-31T23:59:59.999Z. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
@@ -27,13 +27,16 @@ export function canonicalJson(value: unknown): string {
  * only the text (a seed file) parses on the first call. The text is what a state file records.
  */
 export interface GivenSeed {
-  json: string
+  /** SHA-256 (hex) of the text (`state-schema.ts`, `seedDigest`). */
+  digest: string
+  json: () => string
   value: () => SeedInput
 }
 
 /** A seed given as an object: its text is one `JSON.stringify` away. */
 export function givenSeedOf(seed: SeedInput): GivenSeed {
-  return { json: JSON.stringify(seed), value: () => seed }
+  const json = JSON.stringify(seed)
+  return { digest: seedDigest(json), json: () => json, value: () => seed }
 }
 
 /** The seed a standalone mock starts from, and what its state file records. */
@@ -73,7 +76,7 @@ export function chooseSeed(
   // the same seed: only then are both parsed and put in canonical form (a large seed costs seconds).
   const same =
     recorded === undefined ||
-    recorded.is(given.json) ||
+    recorded.is(given.digest, given.json) ||
     (!recorded.isDemo && canonicalJson(JSON.parse(recorded.json())) === canonicalJson(given.value()))
   if (!same && !adoptSeed) {
     throw new StateFileError(
@@ -82,7 +85,7 @@ export function chooseSeed(
       { usage: true },
     )
   }
-  return { seed: given.value, recordJson: () => given.json, from: 'option', adopted: !same }
+  return { seed: given.value, recordJson: given.json, from: 'option', adopted: !same }
 }
 
 /**

@@ -12,6 +12,7 @@ import { publicFetch } from './public-fetch.js'
 import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
 import { type SavedState, StateDatabase } from './state-db.js'
 import { resolveStatePath, StateFileError, sniffStateFile } from './state-path.js'
+import { seedDigest } from './state-schema.js'
 import { StateSync } from './state-sync.js'
 
 export { StateFileError } from './state-path.js'
@@ -21,11 +22,11 @@ export interface StandaloneOptions {
   /** Seed (the format of docs/running-the-mock.md, "Seed format"); default: the demo seed. */
   seed?: SeedInput
   /**
-   * The seed as the JSON text of a seed file, instead of `seed`: `parse` (which throws the caller's
-   * own error) runs only when the seed is needed: a new state, a state file that recorded another
-   * text, a reset. A restart with the seed file that wrote the state never parses it.
+   * The seed as the content of a seed file, instead of `seed`: decoded and given to `parse` (which
+   * throws the caller's own error) only when the seed is needed: a new state, a state file that
+   * recorded another text, a reset. A restart with the seed file that wrote the state only hashes it.
    */
-  seedText?: { text: string; parse: () => SeedInput }
+  seedFile?: { bytes: Uint8Array; parse: (text: string) => SeedInput }
   /** Default 4010; `0` takes a free port. */
   port?: number
   /** Default `127.0.0.1`. */
@@ -136,10 +137,14 @@ function startSync(opened: OpenedState, context: MockContext, choice: SeedChoice
 
 /** The seed of the options, if any: a text is parsed once, on first use. */
 function givenSeed(options: StandaloneOptions): GivenSeed | undefined {
-  if (options.seedText) {
-    const { text, parse } = options.seedText
+  if (options.seedFile) {
+    const { bytes, parse } = options.seedFile
+    let text: string | undefined
     let parsed: SeedInput | undefined
-    return { json: text, value: () => (parsed ??= parse()) }
+    // As `readFile(path, 'utf8')` decodes: a byte order mark is kept (and refused by JSON.parse).
+    const json = () =>
+      (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'))
+    return { digest: seedDigest(bytes), json, value: () => (parsed ??= parse(json())) }
   }
   return options.seed === undefined ? undefined : givenSeedOf(options.seed)
 }

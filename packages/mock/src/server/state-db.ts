@@ -28,7 +28,9 @@ import {
   ROWS_VALID,
   readRecordedSeed,
   rowsWrittenByMock,
+  SEED_DIGEST,
   STATE_FORMAT,
+  seedDigest,
 } from './state-schema.js'
 
 /** SQLite's primary result codes this module tells apart. */
@@ -284,7 +286,7 @@ export class StateDatabase {
         for (const row of rows) this.#upsert.run(name, String(keyOf(name, row)), JSON.stringify(row))
       }
       this.#setMeta.run('format', STATE_FORMAT)
-      this.#setMeta.run('seed', seedJson)
+      this.#writeSeed(seedJson)
       this.#writeCounters(state)
     })
   }
@@ -308,7 +310,7 @@ export class StateDatabase {
 
   /** Records the seed `reset` returns to (`--adopt-seed`). */
   writeSeed(seedJson: string): void {
-    this.#transaction(() => this.#setMeta.run('seed', seedJson))
+    this.#transaction(() => this.#writeSeed(seedJson))
   }
 
   /** Checkpoints the WAL into the file, releases the lock and removes the holder file. */
@@ -328,6 +330,11 @@ export class StateDatabase {
       .prepare('SELECT rowid FROM rows NOT INDEXED WHERE tbl = ? ORDER BY rowid LIMIT 1 OFFSET ?')
       .get(tbl, index)
     return String(row?.rowid)
+  }
+
+  #writeSeed(seedJson: string): void {
+    this.#setMeta.run('seed', seedJson)
+    this.#setMeta.run(SEED_DIGEST, seedDigest(seedJson))
   }
 
   /** Ends every transaction that wrote rows: they come from the store, which checked each one. */

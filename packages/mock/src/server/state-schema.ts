@@ -4,6 +4,7 @@
  * not parse each row with its schema again), and the recorded seed, read in the file when needed.
  * See `docs/running-the-mock.md`, "State file".
  */
+import { createHash } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
 import { StateFileError } from './state-path.js'
 
@@ -97,33 +98,46 @@ export function checkIdentity(path: string, db: DatabaseSync): boolean {
   return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
 }
 
+/** `meta.seed_sha256`: the SHA-256 (hex) of the recorded seed's text, to compare a `--seed` without reading it. */
+export const SEED_DIGEST = 'seed_sha256'
+
+/** SHA-256 (hex) of a seed's text, or of a seed file's bytes (the same for UTF-8 text). */
+export function seedDigest(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+const DEMO_DIGEST = seedDigest('null')
+
 /**
  * The seed a state file recorded, as JSON (`null`: the built-in demo seed). Large seeds are common
- * (a 50,000-ticket seed is megabytes), so the text stays in the file until `json()` is called, and
- * `is(text)` compares it there.
+ * (a 50,000-ticket seed is megabytes), so the text stays in the file until `json()` is called; a
+ * given seed is compared by its digest ({@link SEED_DIGEST}, or in the file when it has none).
  */
 export interface RecordedSeed {
   /** The built-in demo seed (`null`). */
   readonly isDemo: boolean
   /** The recorded JSON text (read once). */
   json(): string
-  /** Whether the recorded text is exactly `text`. */
-  is(text: string): boolean
+  /** Whether the recorded text is the one with this digest and text (read only when needed). */
+  is(digest: string, text: () => string): boolean
 }
 
-/** The seed `meta` recorded, if any: compared and read in the file (see {@link RecordedSeed}). */
+/** The seed `meta` recorded, if any (see {@link RecordedSeed}). */
 export function readRecordedSeed(db: DatabaseSync): RecordedSeed | undefined {
   const select = (expression: string, ...values: string[]) =>
-    db.prepare(`SELECT ${expression} AS v FROM meta WHERE name = 'seed'`).get(...values)?.v
-  const isDemo = select("value = 'null'")
+    db.prepare(`SELECT ${expression} AS v FROM meta WHERE name = ?`).get(...values)?.v
+  const digest = select('value', SEED_DIGEST) as string | undefined
+  // A file without a digest: the text itself is compared, in the file.
+  const isDemo = digest === undefined ? select("value = 'null'", 'seed') : digest === DEMO_DIGEST ? 1 : 0
   if (isDemo === undefined) return undefined
   let json: string | undefined
   return {
     isDemo: isDemo === 1,
     json: () => {
-      json ??= String(select('value'))
+      json ??= String(select('value', 'seed'))
       return json
     },
-    is: (text) => (json === undefined ? select('value = ?', text) === 1 : json === text),
+    is: (given, text) =>
+      digest !== undefined ? digest === given : select('value = ?', text(), 'seed') === 1,
   }
 }

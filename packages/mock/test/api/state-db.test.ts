@@ -340,6 +340,23 @@ describe('state database, in-process', () => {
     expect(await refusal(path, { seed: other })).toMatch(/was created from another seed/)
   })
 
+  it('a file that recorded no digest of its seed compares the seed text itself', async () => {
+    const path = join(dir, 'no-digest.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('kept'))
+    await first.standalone.close()
+    expect(metaOf(path, 'seed_sha256')).toMatch(/^[0-9a-f]{64}$/)
+    const edit = new DatabaseSync(path)
+    edit.exec(`DELETE FROM meta WHERE name = 'seed_sha256'`)
+    edit.close()
+    const same = await start(path)
+    expect(same.standalone.seedFrom).toBe('option')
+    await same.standalone.close()
+    expect(await refusal(path, { seed: { ...testSeed(), domain_price: 99 } })).toMatch(
+      /was created from another seed/,
+    )
+  })
+
   it('an empty file becomes a new state file', async () => {
     const path = join(dir, 'empty.db')
     await writeFile(path, '')
