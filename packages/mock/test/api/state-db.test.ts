@@ -340,14 +340,30 @@ describe('state database, in-process', () => {
     expect(await refusal(path, { seed: other })).toMatch(/was created from another seed/)
   })
 
+  it('the recorded seed is the last name of meta: a write never searches past it', async () => {
+    const path = join(dir, 'meta-order.db')
+    const first = await start(path)
+    await first.call('POST', '/api/v1/support/tickets', ticket('any'))
+    await first.call('POST', '/__mock/clock/advance', { seconds: 60 })
+    await first.standalone.close()
+    const db = new DatabaseSync(path)
+    const names = db
+      .prepare('SELECT name FROM meta ORDER BY name')
+      .all()
+      .map((r) => r.name)
+    db.close()
+    expect(names).toContain('rows_valid')
+    expect(names.at(-1)).toBe('seed')
+  })
+
   it('a file that recorded no digest of its seed compares the seed text itself', async () => {
     const path = join(dir, 'no-digest.db')
     const first = await start(path)
     await first.call('POST', '/api/v1/support/tickets', ticket('kept'))
     await first.standalone.close()
-    expect(metaOf(path, 'seed_sha256')).toMatch(/^[0-9a-f]{64}$/)
+    expect(metaOf(path, 'recorded_seed_sha256')).toMatch(/^[0-9a-f]{64}$/)
     const edit = new DatabaseSync(path)
-    edit.exec(`DELETE FROM meta WHERE name = 'seed_sha256'`)
+    edit.exec(`DELETE FROM meta WHERE name = 'recorded_seed_sha256'`)
     edit.close()
     const same = await start(path)
     expect(same.standalone.seedFrom).toBe('option')
