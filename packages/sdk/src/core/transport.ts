@@ -114,7 +114,8 @@ export class Transport {
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
     const { fetch } = config
     this.#http = ky.create({
-      prefix: config.apiUrl,
+      // No `prefix`: the transport builds the full URL once (for messages and logs too), and ky
+      // would join it again on every call.
       headers: config.headers,
       // Retries are the transport's own (POSTs never); a retry limit above 0 would make ky clone
       // every request in advance.
@@ -249,7 +250,7 @@ export class Transport {
     options: RequestOptions | undefined,
   ): Promise<{ body: B; response: Response }> {
     const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
-    const pending = this.#http(req.path, this.#options(req, attempt, options))
+    const pending = this.#http(req.url, this.#options(req, attempt, options))
     let response: Response
     let text: string
     try {
