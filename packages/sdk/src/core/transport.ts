@@ -104,16 +104,18 @@ export class Transport {
   readonly #http: KyInstance
   readonly #debug: boolean
   readonly #unknowns: UnknownReports
+  readonly #headers: readonly (readonly [string, string])[]
 
   constructor(config: TransportConfig) {
     this.#config = config
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
+    this.#headers = Object.entries(config.headers)
     const { fetch } = config
     this.#http = ky.create({
       // No `prefix`: the transport builds the full URL once (for messages and logs too), and ky
-      // would join it again on every call.
-      headers: config.headers,
+      // would join it again on every call. No `headers` either: ky would copy them into three
+      // Headers objects per call; the client's headers go straight onto the Request (below).
       // Retries are the transport's own (POSTs never); a retry limit above 0 would make ky clone
       // every request in advance.
       retry: 0,
@@ -121,10 +123,17 @@ export class Transport {
       // Error answers are read and classified here, with the same body reading as 2xx ones.
       throwHttpErrors: false,
       fetch: (request, init) =>
-        fetch(request as Request, init).catch((error: unknown) => {
+        fetch(this.#withHeaders(request as Request), init).catch((error: unknown) => {
           throw new FetchFailure('fetch failed', { cause: error })
         }),
     })
+  }
+
+  /** `request` with the client's headers added, except those the call set itself (they win). */
+  #withHeaders(request: Request): Request {
+    const { headers } = request
+    for (const [name, value] of this.#headers) if (!headers.has(name)) headers.set(name, value)
+    return request
   }
 
   /** Calls an endpoint returning one resource; resolves to its `data`. */
@@ -268,6 +277,7 @@ export class Transport {
 
   /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
   async #fetchLogged(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
+    this.#withHeaders(request)
     this.#log('debug', `reseller-api: → ${request.method} ${request.url}`, {
       attempt,
       headers: redactHeaders(request.headers),
