@@ -6,6 +6,7 @@
 import {
   Delivery,
   GeneralEvent,
+  operations,
   ResellerEvent,
   ResellerWebhookTestResult,
   WebhookTestBody,
@@ -47,9 +48,7 @@ async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.
 
 export const deliveryRoutes: Route[] = [
   route(
-    'POST',
-    '/api/v1/reseller/webhook/test',
-    { scope: 'reseller:webhooks' },
+    operations.resellerWebhook.test,
     async (call) => {
       const { store } = call.mock
       const config = store.resellerWebhooks.get(call.caller.reseller.id)
@@ -78,10 +77,7 @@ export const deliveryRoutes: Route[] = [
   ),
 
   route(
-    'POST',
-    '/api/v1/webhooks/:id/test',
-    // A test delivery enters the history (and the retry schedule): a state change, refused to sandbox keys.
-    { scope: 'reseller:webhooks', sandbox: 'refuse' },
+    operations.webhooks.test,
     async (call) => {
       const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
       const { event } = call.body(WebhookTestBody, { optional: true })
@@ -96,7 +92,7 @@ export const deliveryRoutes: Route[] = [
     { transaction: false },
   ),
 
-  route('GET', '/api/v1/webhooks/:id/deliveries', { scope: 'reseller:webhooks' }, (call) => {
+  route(operations.webhooks.deliveries, (call) => {
     const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
     const n = call.page()
     return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)
