@@ -141,11 +141,13 @@ async function session(mockUrl, documentPath) {
     const violations = response.headers.get('sl-violations')
     const line = `${request.method} ${path} → ${response.status}`
     if (violations) failures.push(`${line}: Prism reports ${violations}`)
-    else if (response.status !== expected) failures.push(`${line}, expected ${expected}: ${text.slice(0, 400)}`)
+    else if (response.status !== expected)
+      failures.push(`${line}, expected ${expected}: ${text.slice(0, 400)}`)
     else console.log(`  ok  ${line}`)
     return response.ok ? JSON.parse(text || 'null') : undefined
   }
-  const reset = () => fetch(`${mockUrl}/__mock/reset`, { method: 'POST', signal: AbortSignal.timeout(30_000) })
+  const reset = () =>
+    fetch(`${mockUrl}/__mock/reset`, { method: 'POST', signal: AbortSignal.timeout(30_000) })
   for (const request of requests) {
     // An event stream never ends: Prism can judge no answer of it.
     if (request.media === 'text/event-stream') continue
@@ -177,7 +179,9 @@ async function session(mockUrl, documentPath) {
     .split('\n')
     .filter((line) => /violation/i.test(line) && !/\binfo\b/i.test(line))
   if (logged.length > 0) failures.push(...logged.map((line) => `Prism log: ${line.trim()}`))
-  console.log(`prism-check: ${sent} requests (${requests.length} operations) through Prism proxy → ${mockUrl}`)
+  console.log(
+    `prism-check: ${sent} requests (${requests.length} operations) through Prism proxy → ${mockUrl}`,
+  )
   if (failures.length > 0) {
     console.error(
       `prism-check: ${failures.length} problem(s):\n${failures.map((f) => `  - ${f}`).join('\n')}`,
