@@ -27,6 +27,9 @@ export const projects: TestProjectInlineConfiguration[] = ['unit', 'api', 'proce
     // A ceiling for a hung test, not a speed target: starting a process or bundling takes seconds
     // on a loaded 2-core machine, where vitest's default of 5 s failed healthy tests.
     testTimeout: level === 'process' ? 30_000 : 15_000,
+    // `@msw/data`'s entry loads all of es-toolkit (over 500 modules); bundled once by vitest, each
+    // test file imports one module instead (the published build inlines it: tsup.config.ts).
+    deps: { optimizer: { ssr: { enabled: true, include: ['@msw/data'] } } },
   },
 }))
 

@@ -43,6 +43,13 @@ export interface MockContext extends DomainContext {
    * `insecureWebhooks`). See docs/running-the-mock.md, "Webhooks".
    */
   markServedOnNetwork(): void
+  /**
+   * Makes every committed change durable before an answer leaves (the standalone server's state
+   * file sets it; see `ARCHITECTURE.md`, "Persistence"): `undefined` when everything is saved, a
+   * rejected promise while a write keeps failing. The core awaits it after every request, so the
+   * answer and its journal entry are the 500 a failed write turns them into.
+   */
+  durable: (() => Promise<void> | undefined) | undefined
 }
 
 export interface ContextOptions {
@@ -114,6 +121,7 @@ export function createContext(options: ContextOptions): MockContext {
     markServedOnNetwork() {
       onNetwork = true
     },
+    durable: undefined,
     reset() {
       loadSeed(store, seed(), seededAt)
       journal.clear()

@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
 import { normalizeOrigin } from '../server/cors.js'
 import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
-import { type KeyInfo, StateFileError, startStandalone } from '../server/standalone.js'
+import type { KeyInfo, Standalone } from '../server/standalone.js'
+import { StateFileError } from '../server/state-path.js'
 import { StartError, UsageError } from './errors.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -232,8 +233,10 @@ export async function serve(argv: string[]): Promise<void> {
   const seed = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
   const out = (line: string) => process.stdout.write(`${line}\n`)
 
-  let standalone: Awaited<ReturnType<typeof startStandalone>>
+  let standalone: Standalone
   try {
+    // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
+    const { startStandalone } = await import('../server/standalone.js')
     standalone = await startStandalone({
       seed: seed as never,
       port: flags.port,

@@ -94,6 +94,21 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
       }
       response = renderError(error)
     }
+    const saving = mock.durable?.()
+    if (saving !== undefined) {
+      try {
+        await saving
+      } catch (error) {
+        if (record) record.errorCode = 'internal_error'
+        return renderError(
+          new ApiError(
+            500,
+            'internal_error',
+            `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
+          ),
+        )
+      }
+    }
     if (route.successor !== undefined) {
       response.headers.deprecation = 'true'
       response.headers.link = `<${route.successor}>; rel="successor-version"`

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { redactQuery } from '../journal/redact.js'
 import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
 import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
@@ -105,14 +106,19 @@ export function listen(
 
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    const log = options.log && !extension?.quiet(req) ? options.log : undefined
-    const started = log ? performance.now() : 0
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.
     const target = readTarget(req.url ?? '/')
     const url = target?.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
+    const quiet = !options.log || extension?.quiet(req)
+    // The log shows the target as the journal does: a key sent in the query string is redacted.
+    const log = quiet
+      ? undefined
+      : (status: string) =>
+          options.log!(`${req.method} ${path}${redactQuery(url.slice(path.length))} ${status}`)
+    const started = log ? performance.now() : 0
     // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
     const refused = target
       ? guard(req, path, target.authority)
@@ -125,7 +131,7 @@ export function listen(
       // The body is not read: the answer closes the connection rather than wait for it.
       res.shouldKeepAlive = false
       send(res, refused)
-      if (log) log(`${req.method} ${url} ${refused.status} refused`)
+      log?.(`${refused.status} refused`)
       return
     }
     if (extension?.serve(req, res, path)) return
@@ -140,12 +146,12 @@ export function listen(
           // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
           res.destroy()
           extension?.answered(req.method ?? 'GET', url)
-          if (log) log(`${req.method} ${url} dropped ${(performance.now() - started).toFixed(1)}ms`)
+          log?.(`dropped ${(performance.now() - started).toFixed(1)}ms`)
           return
         }
         send(res, response, corsHeaders)
         extension?.answered(req.method ?? 'GET', url)
-        if (log) log(`${req.method} ${url} ${response.status} ${(performance.now() - started).toFixed(1)}ms`)
+        log?.(`${response.status} ${(performance.now() - started).toFixed(1)}ms`)
       },
       (error: unknown) => {
         // Only reading the body can land here (the client went away mid-request).

@@ -144,6 +144,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const { mock, context, choice, sync } = prepareMock(options, opened)
   const { store, clock, dispatcher } = context
   const persist = sync ? () => sync.durable() : undefined
+  // No answer (a read included) leaves before its change is on disk; a failed write is the 500.
+  context.durable = persist
 
   dispatcher.configure({
     // No MSW runs in this process: never add its bypass mark.
@@ -176,9 +178,6 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       log: options.log,
-      onMutation: persist ? async () => persist() : undefined,
-      // Reads wait for a failed write to succeed: no answer shows a change that is not on disk.
-      onRead: persist,
     },
     createInspector(context),
   ).catch((error: unknown) => {

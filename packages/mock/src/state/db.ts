@@ -80,6 +80,12 @@ export function createDb(tables: Tables): MockDb {
   return Object.freeze(db) as MockDb
 }
 
+function isQuery<T>(value: unknown): value is Query<T> {
+  return (
+    typeof (value as Query<T> | null)?.test === 'function' && typeof (value as Query<T>).where === 'function'
+  )
+}
+
 function dbTable<T extends object>(
   name: string,
   table: { readonly size: number; all(): IterableIterator<T> },
@@ -88,7 +94,9 @@ function dbTable<T extends object>(
   const toQuery = (query: DbQuery<T> | undefined, method: string): Query<T> | undefined => {
     if (query === undefined) return undefined
     const built = typeof query === 'function' ? query(new Query<T>()) : query
-    if (!(built instanceof Query)) {
+    // By shape, not `instanceof`: a Query built with the application's own copy of `@msw/data` (another
+    // version, or the copy the mock's build inlines) is as good as ours.
+    if (!isQuery<T>(built)) {
       throw new TypeError(
         `${where}.${method}: the query must be an @msw/data Query or a function returning one, e.g. (q) => q.where({ … })`,
       )

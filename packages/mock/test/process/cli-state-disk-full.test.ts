@@ -113,6 +113,19 @@ describe('--state on a full disk', { timeout: 120_000 }, () => {
     const after = await first.post('space again')
     expect(after.status).toBe(201)
     acknowledged.push(after.body.data!.ticket_id)
+    // The journal tells what the client saw: the 500, not the 201 the handler had prepared (read
+    // once space is back: while a write fails, every answer, the journal's included, is the 500).
+    const journal = (await (await fetch(`${first.run.url}/__mock/requests?method=POST`)).json()) as {
+      data: { status: number; error_code: string | null; response: { status: number } }[]
+    }
+    const failed = journal.data.filter((entry) => entry.status !== 201)
+    expect(failed).toEqual([
+      expect.objectContaining({
+        status: 500,
+        error_code: 'internal_error',
+        response: expect.objectContaining({ status: 500 }),
+      }),
+    ])
     first.run.child.kill('SIGKILL')
     await first.run.exited
 

@@ -78,6 +78,16 @@ describe('listen(): the node:http adapter', () => {
     expect(lines[1]).toMatch(/^POST \/x 201 \d+\.\dms$/)
   })
 
+  it('redacts a credential sent in the query string from the log line, as the journal does', async () => {
+    const lines: string[] = []
+    const server = await start(echo, { log: (line) => lines.push(line) })
+    await (await fetch(`${server.url}/api/v1/support/tickets?page=2&api_key=svc_live_x&token=t`)).text()
+    expect(lines[0]).toMatch(
+      /^GET \/api\/v1\/support\/tickets\?page=2&api_key=\[redacted\]&token=\[redacted\] 200 /,
+    )
+    expect(lines.join('\n')).not.toContain('svc_live_x')
+  })
+
   it('awaits onMutation before answering a mutating request, and not for reads', async () => {
     const events: string[] = []
     const server = await start(
