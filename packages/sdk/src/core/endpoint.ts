@@ -1,7 +1,7 @@
 /**
  * Endpoint declarations: one per operation of the service, read by the resource classes (through
  * the transport), by the OpenAPI generator (`src/openapi/`) and by the mock's handlers, which bind
- * a handler to a declaration (packages/mock/src/ARCHITECTURE.md, "Adding a route"). Declarations
+ * a handler to a declaration (docs/openapi.md, "How it is made"). Declarations
  * only; `transport.ts` sends them. The operations' texts live beside them in `src/operations/`,
  * in exports the resources do not import, so that no document text reaches the client bundle.
  */

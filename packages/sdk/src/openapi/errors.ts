@@ -16,7 +16,7 @@ import type { OperationSpec } from './spec.js'
 
 type Json = Record<string, unknown>
 
-/** What a fault's code looks like (faults/schema.ts). */
+/** What the code of a fault set on the mock looks like (docs/openapi.md, "Faults"). */
 const CODE_PATTERN = '^[a-z][a-z0-9_]{0,63}$'
 
 /** The error statuses of an operation and their codes, in the order the mock checks them. */
@@ -67,7 +67,7 @@ export function errorSchema(codes: string[]): Json {
   }
 }
 
-/** Messages the mock answers for each code (routing/errors.ts, server/guard.ts, faults). */
+/** Messages the mock answers for each code, as its errors, its host guard and its faults write them. */
 const MESSAGES: Record<string, string> = {
   unauthenticated: 'missing Authorization header: send "Authorization: Bearer <API key>"',
   insufficient_scope: 'this API key lacks the scope {scope} that this endpoint needs',

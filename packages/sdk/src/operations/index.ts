@@ -3,7 +3,7 @@
  * parameters, body, answer, access, deprecation). Each area's file holds its texts for the OpenAPI
  * document beside the declarations, in an export that only `src/openapi/service.ts` reads. The
  * resource classes call the declarations and the mock binds a handler to each
- * (packages/mock/src/ARCHITECTURE.md, "Adding a route").
+ * (docs/openapi.md, "How it is made").
  */
 import { billing } from './billing.js'
 import { hosting } from './hosting.js'
