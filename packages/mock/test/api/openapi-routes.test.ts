@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { type OpenApiDocument, operations } from '@reseller-api/sdk/schemas'
+import { exampleRequests, type OpenApiDocument, operations } from '@reseller-api/sdk/schemas'
 import { describe, expect, it } from 'vitest'
 import { endpoint } from '../../../sdk/src/core/endpoint.js'
 import { buildServiceDocument } from '../../../sdk/src/openapi/service.js'
 import { FaultSpec } from '../../src/faults/schema.js'
 import { routes } from '../../src/handlers/index.js'
+import { createMockApi } from '../../src/index.js'
 import { captureExamples } from '../../src/openapi/capture.js'
 import { controlOperations } from '../../src/openapi/control-operations.js'
 import { routeTableProblems } from '../../src/openapi/coverage.js'
@@ -72,6 +73,24 @@ describe('the route table', () => {
       '/api/v1/reseller/accounts',
       '/api/v1/reseller/clients/{client_id}/hosting',
     ])
+  })
+})
+
+describe('the example requests', () => {
+  it('name rows of the demo seed in the states their operations need', () => {
+    const state = createMockApi().state()
+    const requests = exampleRequests(published)
+    const param = (operationId: string) =>
+      requests.find((r) => r.operationId === operationId)!.path.split('/')
+    const ticket = (uuid: string) => state.tables.tickets.find((t) => t.uuid === uuid)?.status
+    const account = (username: string) => state.tables.accounts.find((a) => a.username === username)
+    expect(ticket(param('getTicket')[5]!)).toBe('resolved')
+    expect(ticket(param('closeTicket')[5]!)).toBe('open')
+    expect(ticket(param('reopenTicket')[5]!)).toBe('closed')
+    const [, , , , , clientId, , username] = param('suspendHosting')
+    expect(account(username!)).toMatchObject({ status: 'active', client_id: Number(clientId) })
+    const [, , , , , otherClient, , suspended] = param('unsuspendHosting')
+    expect(account(suspended!)).toMatchObject({ status: 'suspended', client_id: Number(otherClient) })
   })
 })
 
