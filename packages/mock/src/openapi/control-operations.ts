@@ -4,7 +4,7 @@
  * declared and documented in the SDK (`packages/sdk/src/operations/`); these are the mock's own.
  * `test/api/openapi.test.ts` fails while a control route has no entry here, or an entry no route.
  */
-import { type OperationSpec, Ticket, WebhookEvent } from '@reseller-api/sdk/schemas'
+import { type OperationSpec, Ticket, Uuid, WebhookEvent } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import { EmitEventBody } from '../domain/events.js'
 import { FaultJson, FaultSpec } from '../faults/schema.js'
@@ -40,6 +40,7 @@ export const controlOperations: Record<string, ControlText> = {
     body: StaffReplyBody,
     answer: { status: 201, data: StaffReply, description: 'The message' },
     errors: { 422: ['invalid_state'] },
+    pathParams: { uuid: Uuid },
     example: { params: { uuid: OPEN_TICKET }, body: { message: 'We are on it.' } },
   },
   'PATCH /__mock/tickets/:uuid': {
@@ -50,6 +51,7 @@ export const controlOperations: Record<string, ControlText> = {
       'reopened through the API.',
     body: TicketStatusBody,
     answer: { status: 200, data: Ticket, description: 'The ticket' },
+    pathParams: { uuid: Uuid },
     example: { params: { uuid: OPEN_TICKET }, body: { status: 'resolved' } },
   },
   'GET /__mock/state': {

@@ -3,8 +3,7 @@
  * request's values), request body, the success answer, the error answers its access rules imply
  * (`errors.ts`) and the `default` answer a fault of the mock may give.
  */
-import type * as z from 'zod/mini'
-import { Id, PageNumber, Uuid } from '../schemas/common.js'
+import { PageNumber } from '../schemas/common.js'
 import { errorExample, errorSchema, errorsOf, FAULT_EXAMPLE } from './errors.js'
 import { isZod, REF, type SchemaBook } from './schema-book.js'
 import type { AnswerSpec, CapturedExample, OperationSpec } from './spec.js'
@@ -14,12 +13,6 @@ type Json = Record<string, unknown>
 export type Operation = Json & { operationId: string; responses: Record<string, Json> }
 
 const API_PREFIX = '/api/'
-
-/**
- * Path parameters the service reads as typed values (an id, a UUID); the others are plain strings,
- * where a value nothing has answers 404.
- */
-const PARAMS: Record<string, z.ZodMiniType> = { client_id: Id, ticket_uuid: Uuid, uuid: Uuid }
 
 /** Tags by path prefix, first match wins. */
 const TAGS: [prefix: string, tag: string][] = [
@@ -60,7 +53,7 @@ export function buildOperation(
     in: 'path',
     required: true,
     // An empty segment matches no route: the router answers 404.
-    schema: PARAMS[name] ? schemas.input(PARAMS[name]) : { type: 'string', minLength: 1 },
+    schema: op.pathParams?.[name] ? schemas.input(op.pathParams[name]) : { type: 'string', minLength: 1 },
     ...withExample(example?.params?.[name]),
   }))
   if ('page' in op.answer) {

@@ -4,6 +4,8 @@
  * (scripts/openapi.mjs). Read by the build scripts and the tests, never by a package entry: the
  * texts stay out of the runtime bundles.
  */
+
+import type * as z from 'zod/mini'
 import { type AnyEndpoint, API_BASE, wirePath } from '../core/endpoint.js'
 import { billingTexts } from '../operations/billing.js'
 import { hostingTexts } from '../operations/hosting.js'
@@ -13,6 +15,7 @@ import { resellerWebhookTexts } from '../operations/reseller-webhook.js'
 import { ticketsTexts } from '../operations/tickets.js'
 import { webhooksTexts } from '../operations/webhooks.js'
 import { whmTexts } from '../operations/whm.js'
+import { Id, Uuid } from '../schemas/common.js'
 import * as schemas from '../schemas/wire.js'
 import { VERSION } from '../version.js'
 import { type OpenApiDocument, type OperationOptions, serviceDocument } from './document.js'
@@ -29,8 +32,23 @@ const texts: { [Area in keyof typeof operations]: Record<keyof (typeof operation
   legacy: legacyTexts,
 }
 
+/**
+ * Path parameters the service reads as typed values: an id or a UUID. The others (a cPanel username,
+ * a package name, a webhook id) it looks up as given, while the SDK checks their form before sending.
+ */
+const TYPED_PARAMS: ReadonlySet<unknown> = new Set([Id, Uuid])
+
+/** The typed path parameters of `ep`, by their name on the wire. */
+function typedParams(ep: AnyEndpoint): Record<string, z.ZodMiniType> | undefined {
+  const shape = (ep.params as { shape?: Record<string, z.ZodMiniType> } | undefined)?.shape ?? {}
+  const typed = Object.entries(shape).filter(([, schema]) => TYPED_PARAMS.has(schema))
+  if (typed.length === 0) return undefined
+  return Object.fromEntries(typed.map(([name, schema]) => [ep.wireNames?.[name] ?? name, schema]))
+}
+
 /** The spec of one operation: its declaration and its texts. */
 export function operationSpec(ep: AnyEndpoint, text: OperationText): OperationSpec {
+  const pathParams = typedParams(ep)
   return {
     method: ep.method,
     path: API_BASE + wirePath(ep),
@@ -41,6 +59,7 @@ export function operationSpec(ep: AnyEndpoint, text: OperationText): OperationSp
     operationId: text.operationId,
     summary: text.summary,
     ...(text.description ? { description: text.description } : {}),
+    ...(pathParams ? { pathParams } : {}),
     ...(ep.body ? { body: ep.body, ...(ep.bodyOptional ? { bodyOptional: true } : {}) } : {}),
     answer:
       ep.kind === 'list'

@@ -66,6 +66,11 @@ export interface OperationSpec {
   operationId: string
   summary: string
   description?: string
+  /**
+   * Path parameters the server reads as typed values (an id, a UUID), by name; the others are
+   * non-empty strings, which it looks up as given (an unknown one answers 404).
+   */
+  pathParams?: Record<string, z.ZodMiniType>
   /** JSON request body, as the server parses it. */
   body?: z.ZodMiniType
   /** The server reads an empty body as `{}`. */
