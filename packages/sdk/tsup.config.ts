@@ -1,24 +1,43 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    // The wire schemas and their validation helpers (the mock imports them from here).
-    'schemas/index': 'src/schemas/index.ts',
-    // Webhooks: one shared core, two thin entries chosen by `exports` conditions (package.json).
-    'webhooks/index': 'src/webhooks/index.ts',
-    'webhooks/node': 'src/webhooks/node.ts',
-  },
+const shared = {
   tsconfig: 'tsconfig.build.json',
   format: ['esm'],
   target: 'es2023',
   platform: 'neutral',
-  dts: true,
   sourcemap: true,
-  clean: true,
-  splitting: true,
   treeshake: true,
   // Keep `node:crypto` as written: the prefix tells Deno, Bun and bundlers it is a Node built-in.
   removeNodeProtocol: false,
   external: [/^node:/],
-})
+} satisfies Options
+
+// The webhooks entry is one source module (src/webhooks/index.ts) built twice: esbuild resolves its
+// `#crypto` import through package.json "imports", to Web Crypto under the `default` condition here
+// and to node:crypto under the `node` condition in the second build. package.json "exports" then
+// picks the build by the same condition; both share one declaration file (dist/webhooks/index.d.ts).
+export default defineConfig([
+  {
+    ...shared,
+    entry: {
+      index: 'src/index.ts',
+      // The wire schemas and their validation helpers (the mock imports them from here).
+      'schemas/index': 'src/schemas/index.ts',
+      'webhooks/index': 'src/webhooks/index.ts',
+    },
+    dts: true,
+    splitting: true,
+    // The node build below writes into the same folder at the same time: leave its files alone.
+    clean: ['!webhooks/node.js', '!webhooks/node.js.map'],
+  },
+  {
+    ...shared,
+    entry: { 'webhooks/node': 'src/webhooks/index.ts' },
+    esbuildOptions(options) {
+      options.conditions = ['node']
+    },
+    dts: false,
+    splitting: false,
+    clean: false,
+  },
+])

@@ -162,6 +162,15 @@ describe('package.json exports', () => {
       expect(existsSync(join(root, target)), target).toBe(true)
   })
 
+  it('binds `#crypto` by the same conditions, to source files that the builds resolve away', () => {
+    expect(pkg.imports['#crypto']).toEqual({
+      node: './src/webhooks/crypto-node.ts',
+      default: './src/webhooks/crypto-web.ts',
+    })
+    expect(pkg.files).not.toContain('src')
+    for (const entry of [WEB_ENTRY, NODE_ENTRY]) expect(readFileSync(entry, 'utf8')).not.toMatch(/['"]#/)
+  })
+
   it('every entry offers types and default (so require() of the ESM build matches too)', () => {
     for (const [key, entry] of Object.entries(pkg.exports)) {
       if (typeof entry === 'string') continue

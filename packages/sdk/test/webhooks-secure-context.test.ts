@@ -1,6 +1,7 @@
 // A browser page that is not a secure context (plain http from a host other than localhost) has no
 // `crypto.subtle`. Verification must say so, not resolve `false` as if every delivery were forged.
 import { afterEach, describe, expect, it, vi } from 'vitest'
+// Runs in the `sdk:webcrypto` project only, where `#crypto` is Web Crypto (vitest.config.ts).
 import * as web from '../src/webhooks/index.js'
 
 const body = '{"event":"ticket.created","created_at":"2026-11-22T10:15:30+00:00","data":{}}'

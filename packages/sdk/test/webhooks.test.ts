@@ -1,17 +1,17 @@
-// Signing, verification and event parsing, run through both entries: the default one (Web Crypto)
-// and the `node` one (node:crypto). Every vector and every property must hold for both, with the
-// same results.
+// Signing, verification and event parsing through the webhooks entry, once per `#crypto` binding
+// (vitest.config.ts: node:crypto in `sdk:unit`, Web Crypto in `sdk:webcrypto`). Every vector and
+// every property must hold for both, with the same results.
 import { createHmac } from 'node:crypto'
 import fc from 'fast-check'
-import { describe, expect, expectTypeOf, it } from 'vitest'
-import * as web from '../src/webhooks/index.js'
-import * as node from '../src/webhooks/node.js'
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { signWith, verifyWith } from '../src/webhooks/core.js'
+import * as nodeCrypto from '../src/webhooks/crypto-node.js'
+import * as webCrypto from '../src/webhooks/crypto-web.js'
+import * as api from '../src/webhooks/index.js'
 import fixtures from './fixtures/webhook-vectors.json' with { type: 'json' }
+import { BINDING, BINDING_LABEL } from './helpers/webhooks-binding.js'
 
-const entries = [
-  ['web crypto (default entry)', web],
-  ['node:crypto (node entry)', node],
-] as const
+const entries = [[BINDING_LABEL, api]] as const
 
 const { vectors } = fixtures
 const GITHUB = vectors[0]!
@@ -37,8 +37,22 @@ const vpsActivated = {
 
 describe('SIGNATURE_HEADER', () => {
   it('is the lower-case signature header name', () => {
-    expect(web.SIGNATURE_HEADER).toBe('x-service-signature')
-    expect(node.SIGNATURE_HEADER).toBe(web.SIGNATURE_HEADER)
+    expect(api.SIGNATURE_HEADER).toBe('x-service-signature')
+  })
+})
+
+describe(`the entry under test is bound to ${BINDING_LABEL}`, () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it(BINDING === 'node' ? 'verifies without Web Crypto' : 'needs Web Crypto to verify', async () => {
+    const secret = `whsec_binding_${BINDING}`
+    const signature = reference(GITHUB.payload, secret)
+    vi.stubGlobal('crypto', {})
+    const verdict = api.verifySignature(GITHUB.payload, signature, secret)
+    if (BINDING === 'node') await expect(verdict).resolves.toBe(true)
+    else await expect(verdict).rejects.toBeInstanceOf(api.WebCryptoUnavailableError)
   })
 })
 
@@ -236,7 +250,8 @@ describe.each(entries)('%s', (_name, api) => {
   })
 })
 
-describe('both backends agree', () => {
+// The two backends side by side; independent of the binding, so run once (in `sdk:unit`).
+describe.runIf(BINDING === 'node')('both backends agree', () => {
   const secrets = fc.string({ minLength: 1, maxLength: 80, unit: 'binary' })
   const bodies = fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), fc.uint8Array({ maxLength: 300 }))
 
@@ -244,8 +259,8 @@ describe('both backends agree', () => {
     await fc.assert(
       fc.asyncProperty(bodies, secrets, async (body, secret) => {
         const expected = reference(body, secret)
-        expect(await web.signPayload(body, secret)).toBe(expected)
-        expect(await node.signPayload(body, secret)).toBe(expected)
+        expect(await signWith(webCrypto.hmacBackend, body, secret)).toBe(expected)
+        expect(await signWith(nodeCrypto.hmacBackend, body, secret)).toBe(expected)
       }),
       { numRuns: 200 },
     )
@@ -258,8 +273,8 @@ describe('both backends agree', () => {
     )
     await fc.assert(
       fc.asyncProperty(fc.string(), header, secrets, async (body, signature, secret) => {
-        expect(await web.verifySignature(body, signature, secret)).toBe(
-          await node.verifySignature(body, signature, secret),
+        expect(await verifyWith(webCrypto.hmacBackend, body, signature, secret)).toBe(
+          await verifyWith(nodeCrypto.hmacBackend, body, signature, secret),
         )
       }),
       { numRuns: 200 },
@@ -367,26 +382,21 @@ describe.each(entries)('properties, %s', (_name, api) => {
 describe('error guards', () => {
   it('recognise errors from another copy of the package by name', () => {
     const foreign = Object.assign(new Error('x'), { name: 'WebhookVerificationError', reason: 'mismatch' })
-    expect(web.isWebhookVerificationError(foreign)).toBe(true)
-    expect(web.isWebhookPayloadError(foreign)).toBe(false)
-    expect(web.isWebhookPayloadError({ name: 'WebhookPayloadError' })).toBe(true)
+    expect(api.isWebhookVerificationError(foreign)).toBe(true)
+    expect(api.isWebhookPayloadError(foreign)).toBe(false)
+    expect(api.isWebhookPayloadError({ name: 'WebhookPayloadError' })).toBe(true)
     for (const value of [undefined, null, 'WebhookPayloadError', new Error('x')]) {
-      expect(web.isWebhookPayloadError(value)).toBe(false)
-      expect(web.isWebhookVerificationError(value)).toBe(false)
+      expect(api.isWebhookPayloadError(value)).toBe(false)
+      expect(api.isWebhookVerificationError(value)).toBe(false)
     }
-  })
-
-  it('share one class between the two entries', () => {
-    expect(node.WebhookVerificationError).toBe(web.WebhookVerificationError)
-    expect(node.WebhookPayloadError).toBe(web.WebhookPayloadError)
   })
 })
 
 describe('types', () => {
   it('narrow the event union on `event`', async () => {
     const body = JSON.stringify(vpsActivated)
-    const event = await web.constructEvent(body, await web.signPayload(body, 's'), 's')
-    expectTypeOf(event).toEqualTypeOf<web.WebhookEvent>()
+    const event = await api.constructEvent(body, await api.signPayload(body, 's'), 's')
+    expectTypeOf(event).toEqualTypeOf<api.WebhookEvent>()
     if (event.event === 'vps.activated') {
       expectTypeOf(event.data).toEqualTypeOf<{
         client_id: number
@@ -396,7 +406,7 @@ describe('types', () => {
         status: string
       }>()
       expectTypeOf(event.sandbox).toEqualTypeOf<boolean>()
-      expectTypeOf(event).toEqualTypeOf<web.WebhookEventOf<'vps.activated'>>()
+      expectTypeOf(event).toEqualTypeOf<api.WebhookEventOf<'vps.activated'>>()
     }
     if (event.event === 'ticket.created') {
       expectTypeOf(event.created_at).toEqualTypeOf<string>()
@@ -404,20 +414,20 @@ describe('types', () => {
     }
     if (event.event === 'domain.registered') {
       // Both styles use this name: narrow further on the style's own fields.
-      expectTypeOf(event).toEqualTypeOf<web.WebhookEventOf<'domain.registered'>>()
+      expectTypeOf(event).toEqualTypeOf<api.WebhookEventOf<'domain.registered'>>()
       if ('sandbox' in event) expectTypeOf(event.data.client_id).toEqualTypeOf<number>()
       else expectTypeOf(event.created_at).toEqualTypeOf<string>()
     }
-    expectTypeOf<web.WebhookEventName>().toEqualTypeOf<
-      web.ResellerEventName | web.GeneralEventName | 'test'
+    expectTypeOf<api.WebhookEventName>().toEqualTypeOf<
+      api.ResellerEventName | api.GeneralEventName | 'test'
     >()
   })
 
-  it('are the same in both entries', () => {
-    expectTypeOf<typeof node>().toEqualTypeOf<typeof web>()
-    expectTypeOf(web.verifySignature).parameters.toEqualTypeOf<
+  it('do not depend on the binding: both `#crypto` modules have the same type', () => {
+    expectTypeOf<typeof nodeCrypto>().toEqualTypeOf<typeof webCrypto>()
+    expectTypeOf(api.verifySignature).parameters.toEqualTypeOf<
       [payload: string | Uint8Array, signature: string | null | undefined, secret: string]
     >()
-    expectTypeOf(web.verifySignature).returns.toEqualTypeOf<Promise<boolean>>()
+    expectTypeOf(api.verifySignature).returns.toEqualTypeOf<Promise<boolean>>()
   })
 })

@@ -1,6 +1,6 @@
 // The runtime-neutral core: header rules, payload checks, event parsing. The HMAC itself comes from
-// a backend (`crypto-node.ts` or `crypto-web.ts`) that each entry passes in; nothing here imports a
-// runtime module.
+// a backend that the caller passes in (`api.ts` passes `#crypto`'s); nothing here imports a runtime
+// module.
 
 import { checkEventEnvelope } from '../schemas/event-envelope.js'
 import type { WebhookEvent } from '../schemas/events.js'
@@ -32,6 +32,9 @@ export interface HmacBackend {
    */
   verifyHeader(payload: Payload, header: string, secret: string): boolean | Promise<boolean>
 }
+
+/** The lowercase hex HMAC-SHA256 of `payload` keyed with `secret`, computed synchronously. */
+export type SyncHmacHex = (payload: Payload, secret: string) => string
 
 /** `sha256=` followed by the 64 hex digits of a 32-byte MAC. */
 const PREFIX_LENGTH = 7

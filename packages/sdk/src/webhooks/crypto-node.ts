@@ -1,8 +1,9 @@
-// HMAC through node:crypto: synchronous, native, and the fastest path in Node (and in Bun and Deno,
-// which implement node:crypto). Only the `node` export condition loads this module.
+// `#crypto` under the `node` condition (package.json "imports"): HMAC through node:crypto,
+// synchronous, native, and the fastest path in Node (and in Bun and Deno, which implement
+// node:crypto). Only the `node` build of the webhooks entry contains it (tsup.config.ts).
 import { Buffer } from 'node:buffer'
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto'
-import { decodeHeaderMac, type HmacBackend, type Payload } from './core.js'
+import { decodeHeaderMac, type HmacBackend, type Payload, type SyncHmacHex } from './core.js'
 
 // A receiver uses one secret, maybe two during a rotation: a tiny cache saves turning the secret
 // into key material on every delivery. Cleared wholesale if an app cycles through many secrets.
@@ -27,9 +28,12 @@ function hmac(payload: Payload, secret: string) {
   return createHmac('sha256', keyFor(secret)).update(payload)
 }
 
+/** Lowercase hex HMAC-SHA256 with `node:crypto`, synchronously (for `generateTestDelivery`). */
+export const hmacHexSync: SyncHmacHex = (payload, secret) => hmac(payload, secret).digest('hex')
+
 /** HMAC-SHA256 with `node:crypto`: `createHmac` and `timingSafeEqual`. */
-export const nodeHmac: HmacBackend = {
-  signHex: (payload, secret) => hmac(payload, secret).digest('hex'),
+export const hmacBackend: HmacBackend = {
+  signHex: hmacHexSync,
   verifyHeader(payload, header, secret) {
     if (!decodeHeaderMac(header, claimed)) return false
     // Both sides are 32 bytes by construction: the length check is the decode above.

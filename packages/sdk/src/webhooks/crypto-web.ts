@@ -1,7 +1,9 @@
-// HMAC through Web Crypto (`crypto.subtle`): browsers, Deno, Bun, Cloudflare Workers, Vercel Edge,
-// and Node too. `crypto.subtle.verify` compares in constant time.
-import { decodeHeaderMac, type HmacBackend, type Payload } from './core.js'
+// `#crypto` under the `default` condition (package.json "imports"): HMAC through Web Crypto
+// (`crypto.subtle`) for browsers, Cloudflare Workers, Vercel Edge and any runtime without the `node`
+// condition. `crypto.subtle.verify` compares in constant time.
+import { decodeHeaderMac, type HmacBackend, type Payload, type SyncHmacHex } from './core.js'
 import { WebCryptoUnavailableError } from './errors.js'
+import { hmacSha256Hex } from './hmac-sync.js'
 
 const encoder = new TextEncoder()
 
@@ -43,8 +45,11 @@ function toHex(bytes: Uint8Array): string {
   return hex
 }
 
+/** Web Crypto only signs asynchronously: `generateTestDelivery` signs with a small JS HMAC instead. */
+export const hmacHexSync: SyncHmacHex = hmacSha256Hex
+
 /** HMAC-SHA256 with Web Crypto: `crypto.subtle.sign` and `crypto.subtle.verify`. */
-export const webHmac: HmacBackend = {
+export const hmacBackend: HmacBackend = {
   async signHex(payload, secret) {
     return toHex(new Uint8Array(await subtle().sign('HMAC', await keyFor(secret), bytesOf(payload))))
   },

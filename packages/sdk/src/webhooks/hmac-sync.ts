@@ -1,5 +1,5 @@
 // A small synchronous HMAC-SHA256 (FIPS 180-4, RFC 2104) in plain JavaScript, for
-// `generateTestDelivery` in the default (Web Crypto) entry: Web Crypto only signs asynchronously,
+// `generateTestDelivery` in the Web Crypto build (crypto-web.ts): Web Crypto only signs asynchronously,
 // and a test helper that returns a promise in one runtime and not in another would differ in type.
 // Verification never uses it: that stays on Web Crypto's constant-time `verify`.
 

@@ -1,5 +1,5 @@
 // `generateTestDelivery`: a signed delivery exactly as the service (and the mock) sends it, for the
-// unit tests of a receiver. Runtime-neutral: each entry passes in its synchronous HMAC.
+// unit tests of a receiver. Runtime-neutral: api.ts passes in the synchronous HMAC of `#crypto`.
 
 import { checkEventEnvelope } from '../schemas/event-envelope.js'
 import type { WebhookEvent } from '../schemas/events.js'
