@@ -1,12 +1,5 @@
 /** Reseller hosting and the deprecated `POST /reseller/accounts` (docs/running-the-mock.md, "Deprecated routes"). */
-import {
-  HostingCreateBody,
-  HostingCreated,
-  LegacyAccountCreateBody,
-  operations,
-  WhmAccount,
-  WhmAccountDeleted,
-} from '@reseller-api/sdk/schemas'
+import { HostingCreated, operations, WhmAccount, WhmAccountDeleted } from '@reseller-api/sdk/schemas'
 import { deleteAccount, findClient, provision, setSuspended } from '../domain/hosting.js'
 import { whmAccount } from '../domain/whm.js'
 import { data } from '../routing/reply.js'
@@ -24,7 +17,7 @@ function clientAccount(call: Call) {
 export const hostingRoutes: Route[] = [
   route(hosting.create, (call) => {
     const client = findClient(call.mock.store, call.caller, call.params.client_id!)
-    const body = call.body(HostingCreateBody)
+    const body = call.body()
     return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
   }),
   route(hosting.suspend, (call) =>
@@ -38,7 +31,7 @@ export const hostingRoutes: Route[] = [
   ),
   // Deprecated: the client id travels in the body, so the body is validated before the client is looked up.
   route(legacy.createAccount, (call) => {
-    const { client_id, ...body } = call.body(LegacyAccountCreateBody)
+    const { client_id, ...body } = call.body()
     const client = findClient(call.mock.store, call.caller, String(client_id))
     return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
   }),

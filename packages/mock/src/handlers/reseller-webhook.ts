@@ -1,5 +1,5 @@
 /** The reseller-style webhook configuration. `POST /reseller/webhook/test` is the delivery side's. */
-import { operations, ResellerWebhook, ResellerWebhookUpdateBody } from '@reseller-api/sdk/schemas'
+import { operations, ResellerWebhook } from '@reseller-api/sdk/schemas'
 import { readResellerWebhook, setResellerWebhook } from '../domain/reseller-webhook.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
@@ -11,6 +11,6 @@ export const resellerWebhookRoutes: Route[] = [
     data(ResellerWebhook, readResellerWebhook(call.mock.store, call.caller)),
   ),
   route(resellerWebhook.update, (call) =>
-    data(ResellerWebhook, setResellerWebhook(call.mock, call.caller, call.body(ResellerWebhookUpdateBody))),
+    data(ResellerWebhook, setResellerWebhook(call.mock, call.caller, call.body())),
   ),
 ]

@@ -2,11 +2,9 @@
 import {
   operations,
   Ticket,
-  TicketCreateBody,
   TicketCreated,
   TicketDetail,
   TicketMessage,
-  TicketReplyBody,
   TicketStatusChange,
 } from '@reseller-api/sdk/schemas'
 import {
@@ -32,7 +30,7 @@ export const ticketRoutes: Route[] = [
     page(ticketJson, call.mock.store.tickets.group('reseller', call.caller.reseller.id), call.page()),
   ),
   route(tickets.create, (call) => {
-    const ticket = createTicket(call.mock, call.caller, call.body(TicketCreateBody))
+    const ticket = createTicket(call.mock, call.caller, call.body())
     return data(TicketCreated, { ticket_id: ticket.uuid, ...ticket }, 201)
   }),
   route(tickets.get, (call) => {
@@ -41,7 +39,7 @@ export const ticketRoutes: Route[] = [
   }),
   route(tickets.reply, (call) => {
     const ticket = findTicket(call.mock.store, call.caller, call.params.ticket_uuid!)
-    const body = call.body(TicketReplyBody)
+    const body = call.body()
     return data(TicketMessage, replyToTicket(call.mock, ticket, body.message), 201)
   }),
   route(tickets.close, (call) => {

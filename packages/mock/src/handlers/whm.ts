@@ -4,7 +4,6 @@ import {
   WhmAccount,
   WhmAccountDeleted,
   WhmPackage,
-  WhmPackageCreateBody,
   WhmPackageDeleted,
   WhmUsage,
 } from '@reseller-api/sdk/schemas'
@@ -57,7 +56,7 @@ export const whmRoutes: Route[] = [
   ),
   route(whm.listPackages, listPackages),
   route(whm.createPackage, (call) => {
-    const body = call.body(WhmPackageCreateBody)
+    const body = call.body()
     return data(WhmPackage, createPackage(call.mock, call.caller, body), 201)
   }),
   route(whm.deletePackage, (call) =>

@@ -33,8 +33,15 @@ export interface Access {
   sandbox?: 'refuse' | 'allow'
 }
 
-/** What a route's `resolve` gets. */
-export interface Call {
+/** The output of the body schema `E` declares (`never` for a route that declares none). */
+type DeclaredBody<E> = E extends { readonly body: infer B }
+  ? B extends z.ZodMiniType
+    ? z.output<B>
+    : never
+  : never
+
+/** What a route's `resolve` gets; `E`: the SDK's declaration the route is bound to. */
+export interface Call<E = undefined> {
   readonly request: MockRequest
   /** Path parameters, URI-decoded. */
   readonly params: Readonly<Record<string, string>>
@@ -47,6 +54,8 @@ export interface Call {
    * malformed JSON → `fields.body`). With `optional`, an empty body reads as `{}`.
    */
   body<S extends z.ZodMiniType>(schema: S, options?: { optional?: boolean }): z.output<S>
+  /** The JSON body validated with the body schema of the bound declaration (empty reads as `{}` where it is optional). */
+  body(): DeclaredBody<E>
   /** The query string validated with `schema` (422 `validation_error` otherwise). */
   query<S extends z.ZodMiniType>(schema: S): z.output<S>
   /** The `page` query parameter (default 1), validated with the SDK's `PageQuery`. */
@@ -74,9 +83,9 @@ const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
  * Binds `resolve` to the SDK's declaration of a service operation: its method, its path below
  * `/api/v1` (parameters named as on the wire), its access rules and its successor if deprecated.
  */
-export function route(
-  operation: AnyEndpoint,
-  resolve: Route['resolve'],
+export function route<E extends AnyEndpoint>(
+  operation: E,
+  resolve: (call: Call<E>) => MockResponse | Promise<MockResponse>,
   extra?: Pick<Route, 'transaction'>,
 ): Route
 /** Defines a control route (`/__mock/…`). */
@@ -155,8 +164,11 @@ export function createCall(
   params: Record<string, string>,
   mock: MockContext,
   caller: Caller | undefined,
+  operation?: AnyEndpoint,
 ): Call {
-  return {
+  const call: Omit<Call, 'body'> & {
+    body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown
+  } = {
     request,
     params,
     mock,
@@ -165,8 +177,11 @@ export function createCall(
       return caller
     },
     body(schema, options) {
+      const declared = schema ?? operation?.body
+      if (!declared) throw new Error('this route declares no body: name the schema to read it with')
+      const optional = schema ? (options?.optional ?? false) : (operation?.bodyOptional ?? false)
       refuseNonJson(request)
-      const result = validate(schema, parseJson(request.body, options?.optional ?? false))
+      const result = validate(declared, parseJson(request.body, optional))
       if (!result.success) throw errors.validation(result.fields)
       return result.data
     },
@@ -183,4 +198,5 @@ export function createCall(
       return result.data.page ?? 1
     },
   }
+  return call as Call
 }

@@ -106,10 +106,12 @@ describe('the documented request schemas', () => {
         const seen = read.get(`${r.method} ${r.path}`) ?? {}
         read.set(`${r.method} ${r.path}`, seen)
         const watched: Call = Object.create(call)
-        watched.body = (schema, options) => {
-          seen.body = schema
-          return call.body(schema, options)
-        }
+        // Without a schema, `call.body()` reads with the bound declaration's.
+        const body = call.body as (schema?: unknown, options?: unknown) => unknown
+        watched.body = ((schema?: unknown, options?: unknown) => {
+          seen.body = schema ?? r.operation?.body
+          return body.call(call, schema, options)
+        }) as Call['body']
         watched.query = (schema) => {
           seen.query = schema
           return call.query(schema)

@@ -37,10 +37,14 @@ interface Declared {
   readonly successor: AnyEndpoint | undefined
 }
 
-/** @internal One endpoint returning one resource: how to call it and how to read its answer. */
-export interface Endpoint<T> extends Declared {
+/**
+ * @internal One endpoint returning one resource: how to call it and how to read its answer (`B`:
+ * the schema of its body, which the mock's handler reads the request with).
+ */
+export interface Endpoint<T, B extends z.ZodMiniType | undefined = z.ZodMiniType | undefined>
+  extends Declared {
   readonly kind: 'one'
-  readonly body: z.ZodMiniType | undefined
+  readonly body: B
   /** The body may be left out (an empty body reads as `{}`). */
   readonly bodyOptional: boolean
   /** The schema of the answer's `data`. */
@@ -88,15 +92,15 @@ function declared(method: HttpMethod, path: string, spec: DeclarationSpec): Decl
  * @internal Declares an endpoint returning one resource: method, path template with `{name}`
  * placeholders, the schema of each path parameter, of the body, and of the answer's `data`.
  */
-export function endpoint<R extends z.ZodMiniType>(
+export function endpoint<R extends z.ZodMiniType, B extends z.ZodMiniType | undefined = undefined>(
   method: HttpMethod,
   path: string,
-  spec: DeclarationSpec & { body?: z.ZodMiniType; bodyOptional?: boolean; data: R },
-): Endpoint<z.output<R>> {
+  spec: DeclarationSpec & { body?: B; bodyOptional?: boolean; data: R },
+): Endpoint<z.output<R>, B> {
   return {
     kind: 'one',
     ...declared(method, path, spec),
-    body: spec.body,
+    body: spec.body as B,
     bodyOptional: spec.bodyOptional ?? false,
     data: spec.data,
     // zod's types are invariant (`check` takes the output): widen once, here, where it is known to hold.
