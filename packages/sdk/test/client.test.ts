@@ -99,6 +99,16 @@ describe('headers', () => {
     expect(sent[1]?.headers.get('authorization')).toBe(`Bearer ${LIVE_KEY}`)
   })
 
+  it('a per-call header replaces the client header of the same name, in any case, for that call only', async () => {
+    const { api, sent } = setup(() => ok(fixtures.usage()), { headers: { 'X-Trace': 'client' } })
+    await api.whm.usage({ headers: { 'x-trace': 'call', ACCEPT: 'application/vnd.example+json' } })
+    await api.whm.usage()
+    expect(sent[0]?.headers.get('x-trace')).toBe('call')
+    expect(sent[0]?.headers.get('accept')).toBe('application/vnd.example+json')
+    expect(sent[1]?.headers.get('x-trace')).toBe('client')
+    expect(sent[1]?.headers.get('accept')).toBe('application/json')
+  })
+
   it('a per-call Authorization header is refused, not sent', async () => {
     const { api, sent } = setup(() => ok(fixtures.usage()))
     await expect(api.whm.usage({ headers: { authorization: 'Bearer svc_live_other' } })).rejects.toThrow(

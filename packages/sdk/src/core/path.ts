@@ -22,19 +22,34 @@ export function encodePathSegment(
   return { success: true, segment: encodeURIComponent(text) }
 }
 
+/** Fills the placeholders of one path template; see {@link compilePath}. */
+export type PathFiller = (params: Readonly<Record<string, string | number>>) => PathResult
+
 /**
- * Fills `{name}` placeholders of `template` with the encoded values of `params`.
- * A placeholder without a value is a programming error and throws a `TypeError`.
+ * Splits `template` at its `{name}` placeholders once, and returns the function that fills them
+ * with the encoded values of `params`. A placeholder without a value is a programming error and
+ * throws a `TypeError`.
  */
+export function compilePath(template: string): PathFiller {
+  // ['/webhooks/', 'id', '/test']: text at even indexes, placeholder names at odd ones.
+  const parts = template.split(/\{(\w+)\}/)
+  return (params) => {
+    let path = parts[0] as string
+    let fields: FieldErrors | undefined
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i] as string
+      const value = params[name]
+      if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
+      const encoded = encodePathSegment(value)
+      if (encoded.success) path += encoded.segment
+      else fields = { ...fields, [name]: [encoded.message] }
+      path += parts[i + 1] as string
+    }
+    return fields === undefined ? { success: true, path } : { success: false, fields }
+  }
+}
+
+/** Fills `{name}` placeholders of `template` with the encoded values of `params`; see {@link compilePath}. */
 export function buildPath(template: string, params: Readonly<Record<string, string | number>>): PathResult {
-  const fields: FieldErrors = {}
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name]
-    if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
-    const encoded = encodePathSegment(value)
-    if (encoded.success) return encoded.segment
-    fields[name] = [encoded.message]
-    return ''
-  })
-  return Object.keys(fields).length === 0 ? { success: true, path } : { success: false, fields }
+  return compilePath(template)(params)
 }

@@ -12,6 +12,7 @@
  * schemas'; see docs/errors-and-retries.md, "Answers from a newer service".
  */
 import type * as z from 'zod/mini'
+import { leafAcceptor } from './leaf.js'
 
 type Issue = z.core.$ZodIssue
 
@@ -63,12 +64,15 @@ function zodIssues(schema: z.ZodMiniType, value: unknown, path: readonly Propert
   return result.error.issues.map((issue) => ({ ...issue, path: [...path, ...issue.path] }) as Issue)
 }
 
+/** zod's context of a synchronous parse; zod only reads it. */
+const SYNC: z.core.ParseContextInternal = { async: false }
+
 /** A node read by zod itself: leaves (strings, numbers with their checks) and any rarer kind. */
 function byZod(schema: z.ZodMiniType): Read {
   const run = schema._zod.run
   return (value, path, issues) => {
     const payload: z.core.ParsePayload = { value, issues: [] }
-    const result = run(payload, { async: false })
+    const result = run(payload, SYNC)
     if (result instanceof Promise) throw new Error('an answer schema must not be asynchronous')
     // Raw issues carry no message yet: the rare failing value is parsed again for worded ones.
     if (result.issues.length > 0) issues.push(...zodIssues(schema, value, path))
@@ -176,6 +180,18 @@ function derive(schema: z.ZodMiniType): Read {
         value === undefined ? undefined : inner(value, path, issues, policy)
     }
     case 'string':
+    case 'number': {
+      const accept = leafAcceptor(schema)
+      if (!accept) return byZod(schema)
+      const asZod = byZod(schema)
+      return (value, path, issues, policy) => (accept(value) ? value : asZod(value, path, issues, policy))
+    }
+    case 'literal': {
+      if (!plain) return byZod(schema)
+      const values = new Set<unknown>(def.values)
+      const asZod = byZod(schema)
+      return (value, path, issues, policy) => (values.has(value) ? value : asZod(value, path, issues, policy))
+    }
     case 'boolean': {
       if (!plain) return byZod(schema)
       const asZod = byZod(schema)

@@ -5,15 +5,15 @@
  */
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky'
 import type * as z from 'zod/mini'
-import { type FieldErrors, PageParams } from '../schemas/common.js'
-import { fieldErrors, validate } from '../schemas/issues.js'
+import type { FieldErrors } from '../schemas/common.js'
+import { fieldErrors } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
-import { errorFromResponse, requestValidationError } from './error-factory.js'
+import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
 import { Page, PagePromise } from './pagination.js'
-import { buildPath } from './path.js'
+import { type CallInput, type Prepared, prepare } from './prepare.js'
 import { type ReadPolicy, readAnswer } from './reader.js'
 import { parseRetryAfter, retryDelay, shouldRetry, sleep } from './retry.js'
 import { UnknownReports } from './unknowns.js'
@@ -34,13 +34,6 @@ export interface RequestOptions {
   maxRetries?: number
   /** Extra headers for this call. `Authorization` cannot be set here. */
   headers?: Record<string, string>
-}
-
-/** @internal What a method passes to the request layer. */
-export interface CallInput {
-  readonly params?: Record<string, unknown>
-  readonly body?: unknown
-  readonly query?: unknown
 }
 
 /** @internal What the client gives the transport. */
@@ -77,18 +70,16 @@ class FetchFailure extends Error {
   override readonly name = 'FetchFailure'
 }
 
-interface Prepared {
-  readonly method: HttpMethod
-  /** Path under the API prefix, query included. */
-  readonly path: string
-  /** The full URL, for messages and logs. */
-  readonly url: string
-  readonly json: unknown
-  /** `GET /support/tickets/{uuid}`: the endpoint, for reports. */
-  readonly endpoint: string
-}
-
 const STRICT: ReadPolicy = { strict: true, unknown: () => undefined }
+
+/** ky's options of a call that sets nothing but its method, made once (ky only reads them). */
+const METHOD_ONLY: Readonly<Record<HttpMethod, Options>> = {
+  GET: { method: 'GET' },
+  POST: { method: 'POST' },
+  PUT: { method: 'PUT' },
+  PATCH: { method: 'PATCH' },
+  DELETE: { method: 'DELETE' },
+}
 
 /** An error answer's body: its JSON when it parses, else its text (`undefined` when empty). */
 function errorBody(text: string): unknown {
@@ -100,6 +91,12 @@ function errorBody(text: string): unknown {
   }
 }
 
+/** A 2xx answer whose body is not what its schema says. */
+function invalidAnswer(req: Prepared, response: Response, fields: FieldErrors): ResponseValidationError {
+  const { status, headers } = response
+  return new ResponseValidationError({ status, fields, headers, method: req.method, url: req.url })
+}
+
 /** @internal Sends requests for the resource classes. One per client. */
 export class Transport {
   readonly #config: TransportConfig
@@ -107,15 +104,18 @@ export class Transport {
   readonly #http: KyInstance
   readonly #debug: boolean
   readonly #unknowns: UnknownReports
+  readonly #headers: readonly (readonly [string, string])[]
 
   constructor(config: TransportConfig) {
     this.#config = config
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
+    this.#headers = Object.entries(config.headers)
     const { fetch } = config
     this.#http = ky.create({
-      prefix: config.apiUrl,
-      headers: config.headers,
+      // No `prefix`: the transport builds the full URL once (for messages and logs too), and ky
+      // would join it again on every call. No `headers` either: ky would copy them into three
+      // Headers objects per call; the client's headers go straight onto the Request (below).
       // Retries are the transport's own (POSTs never); a retry limit above 0 would make ky clone
       // every request in advance.
       retry: 0,
@@ -123,10 +123,17 @@ export class Transport {
       // Error answers are read and classified here, with the same body reading as 2xx ones.
       throwHttpErrors: false,
       fetch: (request, init) =>
-        fetch(request as Request, init).catch((error: unknown) => {
+        fetch(this.#withHeaders(request as Request), init).catch((error: unknown) => {
           throw new FetchFailure('fetch failed', { cause: error })
         }),
     })
+  }
+
+  /** `request` with the client's headers added, except those the call set itself (they win). */
+  #withHeaders(request: Request): Request {
+    const { headers } = request
+    for (const [name, value] of this.#headers) if (!headers.has(name)) headers.set(name, value)
+    return request
   }
 
   /** Calls an endpoint returning one resource; resolves to its `data`. */
@@ -148,49 +155,20 @@ export class Transport {
     return new PagePromise(raw)
   }
 
-  async #run<B>(
+  /** Checks the call, then sends it; a refused call rejects without sending. */
+  #run<B>(
     ep: (Endpoint<unknown> | ListEndpoint<unknown>) & { readonly envelope: z.ZodMiniType<B> },
     input: CallInput,
     options: RequestOptions | undefined,
   ): Promise<{ body: B; response: Response }> {
-    const prepared = this.#prepare(ep, input, options)
+    let prepared: Prepared
+    try {
+      if (options?.headers) refuseAuthorization(options.headers)
+      prepared = prepare(ep, input, this.#config.apiUrl)
+    } catch (error) {
+      return Promise.reject(error)
+    }
     return this.#send(prepared, ep.envelope, options)
-  }
-
-  /** Checks everything that can be checked before sending; throws {@link ValidationError} with every failing field. */
-  #prepare(
-    ep: Endpoint<unknown> | ListEndpoint<unknown>,
-    input: CallInput,
-    options?: RequestOptions,
-  ): Prepared {
-    if (options?.headers) refuseAuthorization(options.headers)
-    // Spread, not Object.assign: a field named `__proto__` must stay a field, not become the prototype.
-    let fields: FieldErrors = {}
-    let path = ep.path
-    if (ep.params) {
-      const params = validate(ep.params, input.params)
-      if (params.success) {
-        const built = buildPath(ep.path, params.data)
-        if (built.success) path = built.path
-        else fields = { ...fields, ...built.fields }
-      } else fields = { ...fields, ...params.fields }
-    }
-    if (ep.kind === 'list' && input.query !== undefined) {
-      const query = validate(PageParams, input.query)
-      // `page` is a validated integer: it needs no encoding, and ky no `searchParams` pass.
-      if (query.success) {
-        if (query.data.page !== undefined) path += `?page=${query.data.page}`
-      } else fields = { ...fields, ...query.fields }
-    }
-    let json: unknown
-    if (ep.body) {
-      const body = validate(ep.body, input.body)
-      if (body.success) json = body.data
-      else fields = { ...fields, ...body.fields }
-    }
-    const url = `${this.#config.apiUrl}${path}`
-    if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)
-    return { method: ep.method, path, url, json, endpoint: `${ep.method} ${ep.path}` }
   }
 
   /** Sends with the retry policy: each failure is converted, then retried or thrown. */
@@ -231,6 +209,10 @@ export class Transport {
 
   /** What one attempt passes to ky: only what differs from the prepared instance. */
   #options(req: Prepared, attempt: number, options: RequestOptions | undefined): Options {
+    const plain = req.json === undefined && !this.#debug
+    if (plain && options?.timeoutMs === undefined && !options?.signal && !options?.headers) {
+      return METHOD_ONLY[req.method]
+    }
     const sent: Options = { method: req.method }
     // ky reads an explicit `undefined` as "remove": only defined options are set.
     if (req.json !== undefined) sent.json = req.json
@@ -249,7 +231,7 @@ export class Transport {
     options: RequestOptions | undefined,
   ): Promise<{ body: B; response: Response }> {
     const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
-    const pending = this.#http(req.path, this.#options(req, attempt, options))
+    const pending = this.#http(req.url, this.#options(req, attempt, options))
     let response: Response
     let text: string
     try {
@@ -280,29 +262,22 @@ export class Transport {
         url: req.url,
       })
     }
-    const fail = (fields: FieldErrors) =>
-      new ResponseValidationError({
-        status: response.status,
-        fields,
-        headers: response.headers,
-        method: req.method,
-        url: req.url,
-      })
-    if (text === '') throw fail({ body: ['is empty: expected a JSON envelope'] })
+    if (text === '') throw invalidAnswer(req, response, { body: ['is empty: expected a JSON envelope'] })
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
-      throw fail({ body: ['is not valid JSON'] })
+      throw invalidAnswer(req, response, { body: ['is not valid JSON'] })
     }
     const policy = this.#config.strictResponses ? STRICT : this.#unknowns.policy(req.endpoint)
     const result = readAnswer(schema, json, policy)
-    if (!result.success) throw fail(fieldErrors(result.issues))
+    if (!result.success) throw invalidAnswer(req, response, fieldErrors(result.issues))
     return { body: result.data, response }
   }
 
   /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
   async #fetchLogged(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
+    this.#withHeaders(request)
     this.#log('debug', `reseller-api: → ${request.method} ${request.url}`, {
       attempt,
       headers: redactHeaders(request.headers),

@@ -14,6 +14,7 @@ function fieldOf(path: readonly PropertyKey[]): string {
 export class UnknownReports {
   readonly #seen = new Set<string>()
   readonly #logger: Logger | undefined
+  readonly #policies = new Map<string, ReadPolicy>()
 
   constructor(logger: Logger | undefined) {
     this.#logger = logger
@@ -21,7 +22,12 @@ export class UnknownReports {
 
   /** The policy for one answer of `endpoint` (`GET /support/tickets/{uuid}`). */
   policy(endpoint: string): ReadPolicy {
-    return { strict: false, unknown: (kind, path, value) => this.#report(endpoint, kind, path, value) }
+    let policy = this.#policies.get(endpoint)
+    if (!policy) {
+      policy = { strict: false, unknown: (kind, path, value) => this.#report(endpoint, kind, path, value) }
+      this.#policies.set(endpoint, policy)
+    }
+    return policy
   }
 
   #report(endpoint: string, kind: UnknownKind, path: readonly PropertyKey[], value: unknown): void {
