@@ -43,6 +43,30 @@ module.exports = {
       from: { path: '^packages/sdk/src' },
       to: { path: '^packages/mock/|@reseller-api/mock' },
     },
+    {
+      name: 'sdk-client-without-the-document-generator',
+      comment:
+        "The SDK's runtime entries reach nothing of the OpenAPI generator but its types: the document's texts and the generator stay out of the client and webhooks bundles (the operation declarations carry no text).",
+      severity: 'error',
+      from: { path: '^packages/sdk/src/(index|client|webhooks/index)\\.ts$' },
+      to: { path: '^packages/sdk/src/openapi/(?!spec\\.ts$)', reachable: true },
+    },
+    {
+      name: 'operation-texts-read-by-the-generator-only',
+      comment:
+        "src/openapi/service.ts reads the operations' texts: no module of either package imports it (the build script and the tests do).",
+      severity: 'error',
+      from: { path: '^packages/(sdk|mock)/src' },
+      to: { path: '^packages/sdk/src/openapi/service\\.ts$' },
+    },
+    {
+      name: 'mock-openapi-sources-stay-out-of-the-request-path',
+      comment:
+        "The mock's OpenAPI sources (texts, capture, coverage) are read by its tests and build scripts; of the running mock, only the lazily imported document of GET /__mock/openapi.json (openapi/served.ts) is.",
+      severity: 'error',
+      from: { path: `${MOCK}/`, pathNot: `${MOCK}/(openapi/|handlers/openapi\\.ts$)` },
+      to: { path: `${MOCK}/openapi/` },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

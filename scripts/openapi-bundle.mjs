@@ -1,37 +1,39 @@
-// Bundles packages/mock/src/openapi/build.ts with esbuild and hands its exports to `use`: shared by
-// scripts/openapi.mjs (the document) and scripts/openapi-examples.mjs (its frozen examples). The
-// mock is not built when the SDK's build runs, so its source is bundled here; its imports of
-// `@reseller-api/sdk` (kept external, like every dependency) load the SDK just built.
+// Bundles a TypeScript module of the repository with esbuild and hands its exports to `use`:
+// scripts/openapi.mjs bundles the SDK's document generator (packages/sdk/src/openapi/service.ts,
+// the SDK's source only), scripts/openapi-examples.mjs the mock's example capture. Dependencies
+// stay external and load from the package the module belongs to.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
-/** The frozen example answers, written by `pnpm run openapi:examples`, read by the SDK's build. */
+/** The frozen example answers of the service's operations, read by `pnpm run openapi:write`. */
 export const examplesFile = join(root, 'packages/sdk/openapi/examples.json')
+/** The frozen example answers of the mock's control endpoints, inlined into the mock's build. */
+export const controlExamplesFile = join(root, 'packages/mock/src/openapi/control-examples.json')
 
-export async function withOpenApiBuild(use) {
-  // Inside the mock package, so that the bundle's imports of its dependencies resolve from there.
-  const cache = join(root, 'packages/mock/node_modules/.cache')
+/** Bundles `packages/<pkg>/<entry>` and calls `use` with its exports. */
+export async function withBundle(pkg, entry, use) {
+  // Inside the package, so that the bundle's imports of its dependencies resolve from there.
+  const cache = join(root, `packages/${pkg}/node_modules/.cache`)
   mkdirSync(cache, { recursive: true })
   const dir = mkdtempSync(join(cache, 'openapi-'))
   try {
-    const entry = join(dir, 'build.mjs')
+    const outfile = join(dir, 'bundle.mjs')
     await build({
-      entryPoints: [join(root, 'packages/mock/src/openapi/build.ts')],
-      outfile: entry,
+      entryPoints: [join(root, `packages/${pkg}`, entry)],
+      outfile,
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node22',
       // Not tsconfig.json: its `paths` aim at the SDK's source, which must not be bundled twice.
-      tsconfig: join(root, 'packages/mock/tsconfig.build.json'),
+      tsconfig: join(root, `packages/${pkg}/tsconfig.build.json`),
       logLevel: 'warning',
-      // Dependencies (the SDK included) load from the mock's node_modules; the mock's source is bundled.
       packages: 'external',
     })
-    return await use(await import(pathToFileURL(entry).href))
+    return await use(await import(pathToFileURL(outfile).href))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

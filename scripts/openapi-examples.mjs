@@ -1,18 +1,37 @@
 #!/usr/bin/env node
-// `pnpm run openapi:examples`: runs every operation's example request on a demo mock
-// (packages/mock/src/openapi/examples.ts) and freezes the answers in packages/sdk/openapi/examples.json,
-// which the SDK's build reads. Run it after changing an example request or what the mock answers;
-// packages/mock/test/api/openapi.test.ts fails, naming the operation, until the file agrees.
+// `pnpm run openapi:examples`: runs every operation's example request, as the documents state it,
+// on a demo mock (packages/mock/src/openapi/capture.ts) and freezes the answers: the service's in
+// packages/sdk/openapi/examples.json (then packages/sdk/openapi.json is written again with them),
+// the control endpoints' in packages/mock/src/openapi/control-examples.json. Run it after changing
+// an example request or what the mock answers; packages/mock/test/api/openapi-examples.test.ts
+// fails, naming the operation, until the files agree.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { examplesFile, root, withOpenApiBuild } from './openapi-bundle.mjs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { controlExamplesFile, examplesFile, root, withBundle } from './openapi-bundle.mjs'
 
-const examples = await withOpenApiBuild(({ captureAllExamples }) => captureAllExamples())
-mkdirSync(dirname(examplesFile), { recursive: true })
-writeFileSync(examplesFile, `${JSON.stringify(examples, null, 2)}\n`)
-// In the repository's own format, so that `pnpm run lint` passes on the file as written.
-execFileSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', examplesFile], { stdio: 'ignore' })
-console.log(`${Object.keys(examples).length} example answers → packages/sdk/openapi/examples.json`)
-// The examples' mock may hold timers (webhook retries): the file is written, stop here.
+const serviceDocument = (examples) =>
+  withBundle('sdk', 'src/openapi/service.ts', ({ buildServiceDocument }) => buildServiceDocument(examples))
+const write = (file, value) => {
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`)
+  // In the repository's own format, so that `pnpm run lint` passes on the file as written.
+  execFileSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' })
+}
+
+// The requests are the document's: build it (with whatever answers were frozen), capture, rebuild.
+const before = await serviceDocument(JSON.parse(readFileSync(examplesFile, 'utf8')))
+const { service, control } = await withBundle('mock', 'src/openapi/capture.ts', async (capture) => ({
+  service: await capture.captureServiceExamples(before),
+  control: await capture.captureControlExamples(before),
+}))
+write(examplesFile, service)
+write(controlExamplesFile, control)
+const document = await serviceDocument(service)
+writeFileSync(join(root, 'packages/sdk/openapi.json'), `${JSON.stringify(document)}\n`)
+console.log(
+  `${Object.keys(service).length} service example answers → packages/sdk/openapi/examples.json, ` +
+    `${Object.keys(control).length} control ones → packages/mock/src/openapi/control-examples.json; ` +
+    'packages/sdk/openapi.json written',
+)
+// The examples' mock may hold timers (webhook retries): the files are written, stop here.
 process.exit(0)

@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-// Writes packages/sdk/openapi.json (published as @reseller-api/sdk/openapi.json), the OpenAPI 3.1
-// document generated from the SDK's zod schemas, the mock's route table and the example answers
-// frozen in packages/sdk/openapi/examples.json: `pnpm run openapi:write`. The file is committed, so
-// the SDK's own build reads nothing of the mock; packages/mock/test/api/openapi-wire.test.ts fails
-// when it differs from what the sources build. It runs no mock: the examples change only through
-// `pnpm run openapi:examples` (scripts/openapi-examples.mjs).
+// Writes packages/sdk/openapi.json (published as @reseller-api/sdk/openapi.json): the service's
+// OpenAPI 3.1 document, generated from the SDK's own operation declarations, texts and zod schemas
+// (packages/sdk/src/openapi/service.ts) with the example answers frozen in
+// packages/sdk/openapi/examples.json: `pnpm run openapi:write`. Nothing of the mock is read.
+// packages/sdk/test/openapi.test.ts fails when the committed file differs from what the sources build.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { examplesFile, root, withOpenApiBuild } from './openapi-bundle.mjs'
+import { examplesFile, root, withBundle } from './openapi-bundle.mjs'
 
 const out = join(root, 'packages/sdk/openapi.json')
 const examples = JSON.parse(readFileSync(examplesFile, 'utf8'))
-const document = await withOpenApiBuild(({ buildOpenApi }) => buildOpenApi(examples))
+const document = await withBundle('sdk', 'src/openapi/service.ts', ({ buildServiceDocument }) =>
+  buildServiceDocument(examples),
+)
 const json = JSON.stringify(document)
 writeFileSync(out, `${json}\n`)
 const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0)

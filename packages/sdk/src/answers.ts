@@ -3,7 +3,7 @@
  * values a newer service may add. A `switch` over the known values still narrows; the `default`
  * branch receives the others (docs/errors-and-retries.md, "Answers from a newer service").
  */
-import type * as S from './schemas/index.js'
+import type * as S from './schemas/wire.js'
 
 /** A union of known string values, open to others: `'open' | 'closed' | (string & {})`. */
 export type OpenEnum<T extends string> = string extends T ? string : T | (string & {})

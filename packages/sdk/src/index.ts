@@ -92,5 +92,5 @@ export type {
   WebhookCreateBody,
   WebhookTestParams,
   WhmPackageCreateBody,
-} from './schemas/index.js'
+} from './schemas/wire.js'
 export { VERSION } from './version.js'

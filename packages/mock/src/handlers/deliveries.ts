@@ -6,9 +6,9 @@
 import {
   Delivery,
   GeneralEvent,
+  operations,
   ResellerEvent,
   ResellerWebhookTestResult,
-  WebhookTestBody,
 } from '@reseller-api/sdk/schemas'
 import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
@@ -47,9 +47,7 @@ async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.
 
 export const deliveryRoutes: Route[] = [
   route(
-    'POST',
-    '/api/v1/reseller/webhook/test',
-    { scope: 'reseller:webhooks' },
+    operations.resellerWebhook.test,
     async (call) => {
       const { store } = call.mock
       const config = store.resellerWebhooks.get(call.caller.reseller.id)
@@ -78,13 +76,10 @@ export const deliveryRoutes: Route[] = [
   ),
 
   route(
-    'POST',
-    '/api/v1/webhooks/:id/test',
-    // A test delivery enters the history (and the retry schedule): a state change, refused to sandbox keys.
-    { scope: 'reseller:webhooks', sandbox: 'refuse' },
+    operations.webhooks.test,
     async (call) => {
       const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
-      const { event } = call.body(WebhookTestBody, { optional: true })
+      const { event } = call.body() // empty → {} (`bodyOptional` of the declaration)
       const payload = GeneralEvent.parse({
         event,
         created_at: withUtcOffset(call.mock.store.timestamp()),
@@ -96,7 +91,7 @@ export const deliveryRoutes: Route[] = [
     { transaction: false },
   ),
 
-  route('GET', '/api/v1/webhooks/:id/deliveries', { scope: 'reseller:webhooks' }, (call) => {
+  route(operations.webhooks.deliveries, (call) => {
     const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
     const n = call.page()
     return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)

@@ -1,22 +1,11 @@
 /** Reseller hosting and the deprecated `POST /reseller/accounts` (docs/running-the-mock.md, "Deprecated routes"). */
-import {
-  HostingCreateBody,
-  HostingCreated,
-  Id,
-  WhmAccount,
-  WhmAccountDeleted,
-} from '@reseller-api/sdk/schemas'
-import * as z from 'zod/mini'
+import { HostingCreated, operations, WhmAccount, WhmAccountDeleted } from '@reseller-api/sdk/schemas'
 import { deleteAccount, findClient, provision, setSuspended } from '../domain/hosting.js'
 import { whmAccount } from '../domain/whm.js'
 import { data } from '../routing/reply.js'
 import { type Call, type Route, route } from '../routing/route.js'
 
-const hosting = { scope: 'reseller:hosting' } as const
-const CLIENT_HOSTING = '/api/v1/reseller/clients/:client_id/hosting'
-
-/** Body of the deprecated `POST /reseller/accounts`: the provisioning body plus `client_id`. */
-export const LegacyAccountCreateBody = z.extend(HostingCreateBody, { client_id: Id })
+const { hosting, legacy } = operations
 
 /** Client of the path (404), then the client's account (WHM gate, then 404). */
 function clientAccount(call: Call) {
@@ -26,30 +15,24 @@ function clientAccount(call: Call) {
 }
 
 export const hostingRoutes: Route[] = [
-  route('POST', CLIENT_HOSTING, hosting, (call) => {
+  route(hosting.create, (call) => {
     const client = findClient(call.mock.store, call.caller, call.params.client_id!)
-    const body = call.body(HostingCreateBody)
+    const body = call.body()
     return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
   }),
-  route('POST', `${CLIENT_HOSTING}/:cpanel_username/suspend`, hosting, (call) =>
+  route(hosting.suspend, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), true)),
   ),
-  route('POST', `${CLIENT_HOSTING}/:cpanel_username/unsuspend`, hosting, (call) =>
+  route(hosting.unsuspend, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, clientAccount(call), false)),
   ),
-  route('DELETE', `${CLIENT_HOSTING}/:cpanel_username`, hosting, (call) =>
+  route(hosting.delete, (call) =>
     data(WhmAccountDeleted, deleteAccount(call.mock, call.caller, clientAccount(call))),
   ),
   // Deprecated: the client id travels in the body, so the body is validated before the client is looked up.
-  route(
-    'POST',
-    '/api/v1/reseller/accounts',
-    hosting,
-    (call) => {
-      const { client_id, ...body } = call.body(LegacyAccountCreateBody)
-      const client = findClient(call.mock.store, call.caller, String(client_id))
-      return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
-    },
-    { successor: '/api/v1/reseller/clients/{client_id}/hosting' },
-  ),
+  route(legacy.createAccount, (call) => {
+    const { client_id, ...body } = call.body()
+    const client = findClient(call.mock.store, call.caller, String(client_id))
+    return data(HostingCreated, provision(call.mock, call.caller, client, body), 201)
+  }),
 ]

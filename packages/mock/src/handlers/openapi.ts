@@ -1,10 +1,11 @@
 /**
- * `GET /__mock/openapi.json`: the OpenAPI document of `@reseller-api/sdk/openapi.json`, with
- * `servers` set to the mock that answers, so that Postman, Insomnia or Prism can be pointed at
- * the running mock's URL. The raw document, not the envelope: tools read it as it is.
+ * `GET /__mock/openapi.json`: the service's OpenAPI document (`@reseller-api/sdk/openapi.json`)
+ * with the mock's control endpoints added (`openapi/served.ts`), and `servers` set to the mock that
+ * answers, so that Postman, Insomnia or Prism can be pointed at the running mock's URL. The raw
+ * document, not the envelope: tools read it as it is.
  *
- * The document is loaded on the first request by a dynamic import that the build inlines into a
- * chunk of its own (`noExternal` in tsup.config.ts): browser and Workers bundles get plain
+ * The document is built on the first request, in a chunk the build splits off (the SDK's document
+ * is inlined there, `noExternal` in tsup.config.ts): browser and Workers bundles get plain
  * JavaScript, and nobody loads 100 KiB of JSON who never asks for it.
  */
 import { jsonAnswer } from '../routing/reply.js'
@@ -13,9 +14,7 @@ import { type Route, route } from '../routing/route.js'
 let document: Promise<Record<string, unknown>> | undefined
 
 function load(): Promise<Record<string, unknown>> {
-  document ??= import('@reseller-api/sdk/openapi.json', { with: { type: 'json' } }).then(
-    (module) => module.default as Record<string, unknown>,
-  )
+  document ??= import('../openapi/served.js').then((module) => module.servedDocument())
   return document
 }
 

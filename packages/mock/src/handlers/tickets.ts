@@ -1,11 +1,10 @@
 /** Support tickets. Sandbox keys are read-only here. */
 import {
+  operations,
   Ticket,
-  TicketCreateBody,
   TicketCreated,
   TicketDetail,
   TicketMessage,
-  TicketReplyBody,
   TicketStatusChange,
 } from '@reseller-api/sdk/schemas'
 import {
@@ -20,36 +19,34 @@ import { data, page, record, serializer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import type { TicketRow } from '../state/schemas.js'
 
-const TICKETS = '/api/v1/support/tickets'
-const read = { scope: 'support:read' } as const
-const write = { scope: 'support:write', sandbox: 'refuse' } as const
+const { tickets } = operations
 const ticketJson = serializer<TicketRow>(Ticket)
 // Every visible change of a ticket's messages also updates the ticket (count, updated_at), so the
 // detail can be cached under the ticket's version; internal notes change neither.
 const detailJson = serializer<TicketRow>(TicketDetail)
 
 export const ticketRoutes: Route[] = [
-  route('GET', TICKETS, read, (call) =>
+  route(tickets.list, (call) =>
     page(ticketJson, call.mock.store.tickets.group('reseller', call.caller.reseller.id), call.page()),
   ),
-  route('POST', TICKETS, write, (call) => {
-    const ticket = createTicket(call.mock, call.caller, call.body(TicketCreateBody))
+  route(tickets.create, (call) => {
+    const ticket = createTicket(call.mock, call.caller, call.body())
     return data(TicketCreated, { ticket_id: ticket.uuid, ...ticket }, 201)
   }),
-  route('GET', `${TICKETS}/:ticket_uuid`, read, (call) => {
+  route(tickets.get, (call) => {
     const ticket = findTicket(call.mock.store, call.caller, call.params.ticket_uuid!)
     return record(detailJson, ticket, 200, () => ticketDetail(call.mock.store, ticket))
   }),
-  route('POST', `${TICKETS}/:ticket_uuid/messages`, write, (call) => {
+  route(tickets.reply, (call) => {
     const ticket = findTicket(call.mock.store, call.caller, call.params.ticket_uuid!)
-    const body = call.body(TicketReplyBody)
+    const body = call.body()
     return data(TicketMessage, replyToTicket(call.mock, ticket, body.message), 201)
   }),
-  route('PATCH', `${TICKETS}/:ticket_uuid/close`, write, (call) => {
+  route(tickets.close, (call) => {
     const ticket = closeTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.ticket_uuid!))
     return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
   }),
-  route('PATCH', `${TICKETS}/:ticket_uuid/reopen`, write, (call) => {
+  route(tickets.reopen, (call) => {
     const ticket = reopenTicket(call.mock, findTicket(call.mock.store, call.caller, call.params.ticket_uuid!))
     return data(TicketStatusChange, { ticket_id: ticket.uuid, status: ticket.status })
   }),

@@ -1,9 +1,9 @@
 /** Direct WHM access and its deprecated routes (docs/running-the-mock.md, "Deprecated routes"). */
 import {
+  operations,
   WhmAccount,
   WhmAccountDeleted,
   WhmPackage,
-  WhmPackageCreateBody,
   WhmPackageDeleted,
   WhmUsage,
 } from '@reseller-api/sdk/schemas'
@@ -20,8 +20,7 @@ import { data, page, record, serializer } from '../routing/reply.js'
 import { type Call, type Route, route } from '../routing/route.js'
 import type { AccountRow, PackageRow } from '../state/schemas.js'
 
-const hosting = { scope: 'reseller:hosting' } as const
-const WHM = '/api/v1/reseller/whm'
+const { whm, legacy } = operations
 const accountJson = serializer<AccountRow>(WhmAccount)
 const packageJson = serializer<PackageRow>(WhmPackage)
 
@@ -43,28 +42,28 @@ function usage(call: Call) {
 }
 
 export const whmRoutes: Route[] = [
-  route('GET', `${WHM}/usage`, hosting, usage),
-  route('GET', `${WHM}/accounts`, hosting, listAccounts),
-  route('GET', `${WHM}/accounts/:username`, hosting, (call) => record(accountJson, accountOf(call))),
-  route('POST', `${WHM}/accounts/:username/suspend`, hosting, (call) =>
+  route(whm.usage, usage),
+  route(whm.listAccounts, listAccounts),
+  route(whm.getAccount, (call) => record(accountJson, accountOf(call))),
+  route(whm.suspendAccount, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, accountOf(call), true)),
   ),
-  route('POST', `${WHM}/accounts/:username/unsuspend`, hosting, (call) =>
+  route(whm.unsuspendAccount, (call) =>
     data(WhmAccount, setSuspended(call.mock, call.caller, accountOf(call), false)),
   ),
-  route('DELETE', `${WHM}/accounts/:username`, hosting, (call) =>
+  route(whm.deleteAccount, (call) =>
     data(WhmAccountDeleted, deleteAccount(call.mock, call.caller, accountOf(call))),
   ),
-  route('GET', `${WHM}/packages`, hosting, listPackages),
-  route('POST', `${WHM}/packages`, hosting, (call) => {
-    const body = call.body(WhmPackageCreateBody)
+  route(whm.listPackages, listPackages),
+  route(whm.createPackage, (call) => {
+    const body = call.body()
     return data(WhmPackage, createPackage(call.mock, call.caller, body), 201)
   }),
-  route('DELETE', `${WHM}/packages/:name`, hosting, (call) =>
+  route(whm.deletePackage, (call) =>
     data(WhmPackageDeleted, deletePackage(call.mock, call.caller, call.params.name!)),
   ),
   // Deprecated routes: answered as their replacements, with Deprecation and Link headers.
-  route('GET', '/api/v1/reseller/accounts', hosting, listAccounts, { successor: `${WHM}/accounts` }),
-  route('GET', '/api/v1/reseller/packages', hosting, listPackages, { successor: `${WHM}/packages` }),
-  route('GET', '/api/v1/reseller/usage', hosting, usage, { successor: `${WHM}/usage` }),
+  route(legacy.listAccounts, listAccounts),
+  route(legacy.listPackages, listPackages),
+  route(legacy.usage, usage),
 ]

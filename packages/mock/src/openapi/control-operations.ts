@@ -1,8 +1,10 @@
 /**
- * What the OpenAPI document says about the mock's control endpoints (`/__mock/…`), keyed like
- * `operations.ts`: the mock's own routes, declared in `handlers/` and documented here.
+ * What the OpenAPI document the mock serves says about its control endpoints (`/__mock/…`), keyed
+ * by `METHOD path` exactly as each route is declared in `handlers/`. The service's operations are
+ * declared and documented in the SDK (`packages/sdk/src/operations/`); these are the mock's own.
+ * `test/api/openapi.test.ts` fails while a control route has no entry here, or an entry no route.
  */
-import { Ticket, WebhookEvent } from '@reseller-api/sdk/schemas'
+import { type OperationSpec, Ticket, Uuid, WebhookEvent } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
 import { EmitEventBody } from '../domain/events.js'
 import { FaultJson, FaultSpec } from '../faults/schema.js'
@@ -11,11 +13,17 @@ import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../hand
 import { DeliveryView } from '../handlers/deliveries.js'
 import { Cleared } from '../handlers/journal.js'
 import { JournalEntry, JournalQuery } from '../journal/schema.js'
-import { acmeDelivery, ticketUuid } from './demo-state.js'
-import type { OperationDoc } from './operation-doc.js'
+
+/** What the document says about a control endpoint: everything but what its key tells. */
+export type ControlText = Omit<OperationSpec, 'method' | 'path' | 'auth' | 'tag'>
+
+/** An `open` ticket of the demo seed (reseller 1). */
+const OPEN_TICKET = '75650626-b41b-4d8a-a9c9-26165c76e5fa'
+/** A new ticket sends `ticket.created` to the demo's general webhook `wh_demo`: a delivery. */
+const delivery = { operationId: 'createTicket' }
 
 /** The document's text for every control endpoint of the route table. */
-export const controlOperations: Record<string, OperationDoc> = {
+export const controlOperations: Record<string, ControlText> = {
   'POST /__mock/reset': {
     operationId: 'mockReset',
     summary: 'Put the state back to the seed; clear the journal and the faults',
@@ -32,7 +40,8 @@ export const controlOperations: Record<string, OperationDoc> = {
     body: StaffReplyBody,
     answer: { status: 201, data: StaffReply, description: 'The message' },
     errors: { 422: ['invalid_state'] },
-    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { message: 'We are on it.' } },
+    pathParams: { uuid: Uuid },
+    example: { params: { uuid: OPEN_TICKET }, body: { message: 'We are on it.' } },
   },
   'PATCH /__mock/tickets/:uuid': {
     operationId: 'mockSetTicketStatus',
@@ -42,7 +51,8 @@ export const controlOperations: Record<string, OperationDoc> = {
       'reopened through the API.',
     body: TicketStatusBody,
     answer: { status: 200, data: Ticket, description: 'The ticket' },
-    example: { params: (s) => ({ uuid: ticketUuid(s) }), body: { status: 'resolved' } },
+    pathParams: { uuid: Uuid },
+    example: { params: { uuid: OPEN_TICKET }, body: { status: 'resolved' } },
   },
   'GET /__mock/state': {
     operationId: 'mockState',
@@ -95,7 +105,7 @@ export const controlOperations: Record<string, OperationDoc> = {
       'filter by method, path, status or a time window.',
     query: JournalQuery,
     answer: { status: 200, data: z.array(JournalEntry), description: 'Journal entries' },
-    example: { before: [{ method: 'GET', path: '/api/v1/reseller/whm/usage' }] },
+    example: { setup: { operationId: 'getWhmUsage' } },
   },
   'DELETE /__mock/requests': {
     operationId: 'mockClearRequests',
@@ -125,7 +135,7 @@ export const controlOperations: Record<string, OperationDoc> = {
     summary: 'The faults, in the order they apply',
     description: 'Each fault with its id, its match, what it does and how often it applied.',
     answer: { status: 200, data: z.array(FaultJson), description: 'The faults' },
-    example: { before: [{ method: 'POST', path: '/__mock/faults', body: { delayMs: 250 } }] },
+    example: { setup: { operationId: 'mockAddFault' } },
   },
   'DELETE /__mock/faults': {
     operationId: 'mockClearFaults',
@@ -139,10 +149,8 @@ export const controlOperations: Record<string, OperationDoc> = {
     summary: 'Remove one fault',
     description: 'Removes the fault `id`; 404 `not_found` when no fault has that id.',
     answer: { status: 200, data: FaultJson, description: 'The fault removed' },
-    example: {
-      before: [{ method: 'POST', path: '/__mock/faults', body: { delayMs: 250 } }],
-      params: (_, [fault]) => ({ id: (fault as { data: { id: string } }).data.id }),
-    },
+    // Fault ids keep counting across resets: the id is the one the setup's answer names.
+    example: { setup: { operationId: 'mockAddFault', params: { id: '/data/id' } } },
   },
   'GET /__mock/clock': {
     operationId: 'mockClock',
@@ -178,7 +186,7 @@ export const controlOperations: Record<string, OperationDoc> = {
       'Across every reseller and webhook (reseller and general), newest first, each with the signature ' +
       'header it was sent with.',
     answer: { status: 200, data: z.array(DeliveryView), description: 'The deliveries' },
-    example: { before: acmeDelivery },
+    example: { setup: delivery },
   },
   'POST /__mock/deliveries/:delivery_id/redeliver': {
     operationId: 'mockRedeliver',
@@ -187,10 +195,8 @@ export const controlOperations: Record<string, OperationDoc> = {
       'Sends the stored body and signature of `delivery_id` again, as a new delivery attempted at once; ' +
       '404 `not_found` for an unknown id.',
     answer: { status: 201, data: DeliveryView, description: 'The new delivery' },
-    example: {
-      before: acmeDelivery,
-      params: (s) => ({ delivery_id: s.tables.deliveries[0]!.delivery_id }),
-    },
+    // Delivery ids come from a generator the reset seeds again: the first delivery's is always this one.
+    example: { params: { delivery_id: 'dlv_ef59868d6599bb3e3c137e48a32557c2' }, setup: delivery },
   },
   'GET /__mock/openapi.json': {
     operationId: 'mockOpenApi',
@@ -213,5 +219,21 @@ export const controlOperations: Record<string, OperationDoc> = {
       info: { title: 'Reseller hosting, support and webhook API', version: '0.1.0' },
       paths: {},
     },
+  },
+}
+
+/**
+ * Endpoints of the standalone server that are not in the route table (served by
+ * `server/inspector.ts` in front of it). The inspector's HTML page (`GET /__mock/`) is left out: it
+ * is a page for people, not part of the JSON API (docs/openapi.md, "What the document covers").
+ */
+export const serverOnlyOperations: Record<string, ControlText> = {
+  'GET /__mock/stream': {
+    operationId: 'mockStream',
+    summary: 'Server-sent events: `event: change` after each change of the state (standalone server only)',
+    description:
+      'The inspector page listens here. The stream stays open; each event names no data, the page reads ' +
+      '`GET /__mock/state` again.',
+    answer: { status: 200, media: 'text/event-stream', description: 'The event stream' },
   },
 }

@@ -82,7 +82,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
         record.keyMode = caller.key.mode
         record.resellerId = caller.reseller.id
       }
-      const call = createCall(request, params, mock, caller)
+      const call = createCall(request, params, mock, caller, route.operation)
       const result =
         route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call))
       response = isPromise(result) ? await result : result

@@ -1,10 +1,19 @@
 /**
- * Route definitions. A route is `(method, path pattern, access rules, resolve)`; the core checks
+ * Route definitions. A service route binds `resolve` to the SDK's declaration of its operation
+ * (method, path, access, deprecation: `operations` of `@reseller-api/sdk/schemas`); a control
+ * route is `(method, path pattern, access rules, resolve)`. The core checks
  * access in the documented order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
  * continues it: look up the resources of the path first (404), then read the body or query (422),
  * then apply business rules.
  */
-import { PageQuery, type Scope, validate } from '@reseller-api/sdk/schemas'
+import {
+  type AnyEndpoint,
+  API_BASE,
+  PageQuery,
+  type Scope,
+  validate,
+  wirePath,
+} from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import type { Caller } from '../domain/caller.js'
@@ -24,8 +33,15 @@ export interface Access {
   sandbox?: 'refuse' | 'allow'
 }
 
-/** What a route's `resolve` gets. */
-export interface Call {
+/** The output of the body schema `E` declares (`never` for a route that declares none). */
+type DeclaredBody<E> = E extends { readonly body: infer B }
+  ? B extends z.ZodMiniType
+    ? z.output<B>
+    : never
+  : never
+
+/** What a route's `resolve` gets; `E`: the SDK's declaration the route is bound to. */
+export interface Call<E = undefined> {
   readonly request: MockRequest
   /** Path parameters, URI-decoded. */
   readonly params: Readonly<Record<string, string>>
@@ -38,6 +54,8 @@ export interface Call {
    * malformed JSON → `fields.body`). With `optional`, an empty body reads as `{}`.
    */
   body<S extends z.ZodMiniType>(schema: S, options?: { optional?: boolean }): z.output<S>
+  /** The JSON body validated with the body schema of the bound declaration (empty reads as `{}` where it is optional). */
+  body(): DeclaredBody<E>
   /** The query string validated with `schema` (422 `validation_error` otherwise). */
   query<S extends z.ZodMiniType>(schema: S): z.output<S>
   /** The `page` query parameter (default 1), validated with the SDK's `PageQuery`. */
@@ -54,17 +72,57 @@ export interface Route extends Access {
   successor?: string
   /** `false`: run outside a store transaction (routes that reset or restore the whole state). */
   transaction?: false
+  /** The SDK's declaration this route answers (service routes; control routes have none). */
+  operation?: AnyEndpoint
 }
 
-/** Defines a route. */
+/** `{name}` placeholders → the router's `:name`. */
+const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
+
+/**
+ * Binds `resolve` to the SDK's declaration of a service operation: its method, its path below
+ * `/api/v1` (parameters named as on the wire), its access rules and its successor if deprecated.
+ */
+export function route<E extends AnyEndpoint>(
+  operation: E,
+  resolve: (call: Call<E>) => MockResponse | Promise<MockResponse>,
+  extra?: Pick<Route, 'transaction'>,
+): Route
+/** Defines a control route (`/__mock/…`). */
 export function route(
   method: HttpMethod,
   path: string,
   access: Access,
   resolve: Route['resolve'],
-  extra: Pick<Route, 'successor' | 'transaction'> = {},
+  extra?: Pick<Route, 'transaction'>,
+): Route
+export function route(
+  ...args:
+    | [AnyEndpoint, Route['resolve'], Pick<Route, 'transaction'>?]
+    | [HttpMethod, string, Access, Route['resolve'], Pick<Route, 'transaction'>?]
 ): Route {
-  return { method, path, ...access, ...extra, resolve }
+  if (typeof args[0] === 'string') {
+    const [method, path, access, resolve, extra] = args as [
+      HttpMethod,
+      string,
+      Access,
+      Route['resolve'],
+      Pick<Route, 'transaction'>?,
+    ]
+    return { method, path, ...access, ...extra, resolve }
+  }
+  const [operation, resolve, extra] = args as [AnyEndpoint, Route['resolve'], Pick<Route, 'transaction'>?]
+  const { scope, sandbox } = operation.access
+  return {
+    method: operation.method,
+    path: routerPath(API_BASE + wirePath(operation)),
+    ...(scope ? { scope } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(operation.successor ? { successor: API_BASE + wirePath(operation.successor) } : {}),
+    ...extra,
+    resolve,
+    operation,
+  }
 }
 
 /** Parses a JSON body; malformed or too deeply nested JSON is a validation error of the field `body`. */
@@ -106,8 +164,11 @@ export function createCall(
   params: Record<string, string>,
   mock: MockContext,
   caller: Caller | undefined,
+  operation?: AnyEndpoint,
 ): Call {
-  return {
+  const call: Omit<Call, 'body'> & {
+    body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown
+  } = {
     request,
     params,
     mock,
@@ -116,8 +177,11 @@ export function createCall(
       return caller
     },
     body(schema, options) {
+      const declared = schema ?? operation?.body
+      if (!declared) throw new Error('this route declares no body: name the schema to read it with')
+      const optional = schema ? (options?.optional ?? false) : (operation?.bodyOptional ?? false)
       refuseNonJson(request)
-      const result = validate(schema, parseJson(request.body, options?.optional ?? false))
+      const result = validate(declared, parseJson(request.body, optional))
       if (!result.success) throw errors.validation(result.fields)
       return result.data
     },
@@ -134,4 +198,5 @@ export function createCall(
       return result.data.page ?? 1
     },
   }
+  return call as Call
 }

@@ -8,72 +8,69 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { OpenApiDocument } from '@reseller-api/sdk/schemas'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
-import { FaultSpec } from '../../src/faults/schema.js'
 import { routes } from '../../src/handlers/index.js'
 import { createMockApi } from '../../src/index.js'
-import { schemaNames } from '../../src/openapi/build.js'
-import { generateOpenApi, type OpenApiDocument, openApiPath } from '../../src/openapi/document.js'
-import { captureExamples } from '../../src/openapi/examples.js'
-import { operations, serverOnlyOperations } from '../../src/openapi/operations.js'
-import { type Call, route } from '../../src/routing/route.js'
+import { serverOnlyOperations } from '../../src/openapi/control-operations.js'
+import { servedDocument } from '../../src/openapi/served.js'
 import { createAnswerChecker } from '../helpers/answer-check.js'
 
 // Through the package's `exports`, as a user would import it.
 const file = createRequire(import.meta.url).resolve('@reseller-api/sdk/openapi.json')
 const published = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument
+/** The document the mock serves: the published one with the control endpoints. */
+const served = servedDocument(published)
 type Operation = Record<string, unknown> & {
   responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }>
 }
-const allOperations = Object.entries(published.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, op]) => ({
-    path,
-    method: method.toUpperCase(),
-    op: op as unknown as Operation,
-  })),
-)
+const operationsOf = (document: OpenApiDocument) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      path,
+      method: method.toUpperCase(),
+      op: op as unknown as Operation,
+    })),
+  )
+const allOperations = operationsOf(served)
 const operationOf = (method: string, path: string) => {
-  const op = published.paths[path]?.[method.toLowerCase()]
+  const op = served.paths[path]?.[method.toLowerCase()]
   if (!op) throw new Error(`no ${method} ${path} in the document`)
   return op as unknown as Operation
 }
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 describe('the published document', () => {
-  it('is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', async () => {
-    const validator = new Validator()
-    const result = await validator.validate(published)
-    expect(result.errors).toBeUndefined()
-    expect(result.valid).toBe(true)
-    expect(validator.version).toBe('3.1')
+  it('is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator, and so is the served one', async () => {
+    for (const document of [published, served]) {
+      const validator = new Validator()
+      const result = await validator.validate(document)
+      expect(result.errors).toBeUndefined()
+      expect(result.valid).toBe(true)
+      expect(validator.version).toBe('3.1')
+    }
     // The validator does refuse: a response without its required `description`.
     const broken = structuredClone(published)
     delete (broken.paths['/api/v1/invoices']!.get!.responses['200'] as { description?: string }).description
     expect((await new Validator().validate(broken)).valid).toBe(false)
   })
 
-  it('has one operation per route of the mock, plus the inspector page and its stream', () => {
+  it('describes the service alone; the served one has one operation per route of the mock, plus the stream', () => {
+    const api = routes.filter((r) => r.path.startsWith('/api/'))
+    expect(
+      operationsOf(published)
+        .map((o) => `${o.method} ${o.path}`)
+        .sort(),
+    ).toEqual(api.map((r) => `${r.method} ${openApiPath(r.path)}`).sort())
     const expected = [
       ...routes.map((r) => `${r.method} ${openApiPath(r.path)}`),
       ...Object.keys(serverOnlyOperations),
     ].sort()
     expect(allOperations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected)
     expect(new Set(allOperations.map((o) => o.op.operationId)).size).toBe(allOperations.length)
-  })
-
-  it('is what the generator makes of the current sources (not stale)', () => {
-    const fresh = generateOpenApi({
-      routes,
-      operations,
-      serverOnly: serverOnlyOperations,
-      names: schemaNames,
-      version: '0',
-    })
-    const strip = (doc: OpenApiDocument) =>
-      JSON.parse(JSON.stringify({ paths: doc.paths, components: doc.components }), (key, value) =>
-        key === 'example' ? undefined : value,
-      )
-    expect(strip(published)).toEqual(strip(fresh))
+    expect(published.tags.map((t) => t.name)).not.toContain('mock')
+    expect(served.tags.map((t) => t.name)).toContain('mock')
   })
 
   it('puts every control endpoint under the tag `mock`, without security; API operations need the bearer key', () => {
@@ -203,7 +200,7 @@ describe('the published document', () => {
   })
 
   it('holds examples captured from the demo mock, which conform to their own schemas', () => {
-    const { check } = createAnswerChecker(published as never)
+    const { check } = createAnswerChecker(served as never)
     let checked = 0
     for (const { path, method, op } of allOperations) {
       for (const [status, response] of Object.entries(op.responses)) {
@@ -230,164 +227,21 @@ describe('the published document', () => {
   }, 30_000) // ~350 examples through ajv
 })
 
-describe('the generator', () => {
-  it('refuses a route that has no operation text, naming it', () => {
-    const extra = route('GET', '/api/v1/brand-new', {}, () => Promise.reject(new Error('unused')))
-    expect(() =>
-      generateOpenApi({ routes: [...routes, extra], operations, names: schemaNames, version: '0' }),
-    ).toThrow('routes without an entry in openapi/operations.ts: GET /api/v1/brand-new')
-  })
-
-  it('refuses an operation text that names no route', () => {
-    expect(() =>
-      generateOpenApi({ routes: routes.slice(1), operations, names: schemaNames, version: '0' }),
-    ).toThrow(`entries naming no route: ${routes[0]!.method} ${routes[0]!.path}`)
-  })
-})
-
-describe('the operation texts (openapi/operations.ts)', () => {
-  it('name the very schemas the routes read their body and query with, and a page where the route pages', async () => {
-    // Each route's `call.body` / `call.query` / `call.page` is watched while the build's example
-    // requests run: the document must describe what the route reads, not a copy that has drifted.
-    const read = new Map<string, { body?: unknown; query?: unknown; page?: true }>()
-    const originals = routes.map((r) => r.resolve)
-    for (const r of routes) {
-      const resolve = r.resolve
-      r.resolve = (call) => {
-        const seen = read.get(`${r.method} ${r.path}`) ?? {}
-        read.set(`${r.method} ${r.path}`, seen)
-        const watched: Call = Object.create(call)
-        watched.body = (schema, options) => {
-          seen.body = schema
-          return call.body(schema, options)
-        }
-        watched.query = (schema) => {
-          seen.query = schema
-          return call.query(schema)
-        }
-        watched.page = () => {
-          seen.page = true
-          return call.page()
-        }
-        return resolve(watched)
-      }
-    }
-    try {
-      await captureExamples(routes, operations)
-    } finally {
-      routes.forEach((r, i) => {
-        r.resolve = originals[i]!
-      })
-    }
-    // `POST /__mock/faults` reads the body raw: `faults.check` validates it with FaultSpec and the
-    // route-table rules at once, so that a 422 names every failing field.
-    const raw = new Set(['POST /__mock/faults'])
-    for (const [key, doc] of Object.entries(operations)) {
-      const seen = read.get(key)
-      if (!doc.example) {
-        // Without an example request the route never runs here: it must read nothing.
-        expect({ key, body: doc.body, query: doc.query, page: 'page' in doc.answer }).toEqual({
-          key,
-          body: undefined,
-          query: undefined,
-          page: false,
-        })
-        continue
-      }
-      expect(seen, key).toBeDefined()
-      if (raw.has(key)) expect(doc.body, key).toBe(FaultSpec)
-      else expect(seen!.body === doc.body, `${key}: body schema`).toBe(true)
-      expect(seen!.query === doc.query, `${key}: query schema`).toBe(true)
-      expect(seen!.page ?? false, `${key}: page`).toBe('page' in doc.answer)
-    }
-  })
-})
-
 describe('GET /__mock/openapi.json', () => {
-  it('serves the published document with `servers` aimed at the mock that answers', async () => {
+  it('serves the published document with the control endpoints and `servers` aimed at the mock that answers', async () => {
     const mock = createMockApi({ baseUrl: 'https://docs.reseller.test' })
     const response = await mock.fetch('https://docs.reseller.test/__mock/openapi.json')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
-    const served = (await response.json()) as OpenApiDocument
-    expect(served.servers).toEqual([{ url: 'https://docs.reseller.test', description: 'This mock' }])
-    const { servers: _a, ...rest } = served
-    const { servers: _b, ...expected } = published
+    const answer = (await response.json()) as OpenApiDocument
+    expect(answer.servers).toEqual([{ url: 'https://docs.reseller.test', description: 'This mock' }])
+    const { servers: _a, ...rest } = answer
+    const { servers: _b, ...expected } = served
     expect(rest).toEqual(expected)
-  })
-})
-
-describe('the answer checker (ajv against the strict document)', () => {
-  const strict = generateOpenApi({
-    routes,
-    operations,
-    serverOnly: serverOnlyOperations,
-    names: schemaNames,
-    version: '0',
-    strict: true,
-  })
-  const { check } = createAnswerChecker(strict as never)
-  const ticket = {
-    id: 1,
-    uuid: '4fe3237f-9484-4187-acbd-9e63a5d1a40a',
-    user_id: 1,
-    subject: 'Hi',
-    department: 'sales',
-    status: 'open',
-    priority: 'low',
-    messages_count: 1,
-    created_at: '2026-11-23T17:42:16.868013Z',
-    updated_at: '2026-11-23T17:42:16.868013Z',
-    service_id: null,
-    messages: [],
-  }
-  const answer = (status: number, body: unknown) => ({
-    method: 'GET',
-    path: `/api/v1/support/tickets/${ticket.uuid}`,
-    status,
-    contentType: 'application/json',
-    body: JSON.stringify(body),
-  })
-
-  it('accepts a conforming answer', () => {
-    expect(check(answer(200, { success: true, data: ticket }))).toEqual([])
-    expect(
-      check(answer(404, { success: false, error: { code: 'not_found', message: 'ticket x not found' } })),
-    ).toEqual([])
-  })
-
-  it('reports a missing field, an extra field, a wrong enum value, a wrong error code and a success body under an unlisted status', () => {
-    const { status: _status, ...withoutStatus } = ticket
-    expect(check(answer(200, { success: true, data: withoutStatus })).join('\n')).toContain(
-      "must have required property 'status'",
-    )
-    expect(check(answer(200, { success: true, data: { ...ticket, secret: 'x' } })).join('\n')).toContain(
-      'must NOT have additional properties',
-    )
-    expect(
-      check(answer(200, { success: true, data: { ...ticket, department: 'sport' } })).join('\n'),
-    ).toContain('must be equal to one of the allowed values')
-    // A status's codes are open to a fault's (any snake_case code), never to another shape.
-    expect(
-      check(answer(404, { success: false, error: { code: 'Quota Exceeded', message: 'x' } })),
-    ).not.toEqual([])
-    expect(
-      check({
-        ...answer(200, { success: true, data: ticket }),
-        method: 'POST',
-        path: '/__mock/reset',
-        status: 204,
-        fault: true,
-      }),
-    ).not.toEqual([]) // 204 is not listed: `default` (the error envelope) applies, which a success body is not
-  })
-
-  it('accepts an error under an unlisted status only while a fault is set (the `default` answer)', () => {
-    const rateLimited = answer(429, { success: false, error: { code: 'rate_limited', message: 'slow down' } })
-    expect(check(rateLimited).join('\n')).toContain(
-      'status 429 not documented for GET /api/v1/support/tickets/{ticket_uuid}',
-    )
-    expect(check({ ...rateLimited, fault: true })).toEqual([])
+    // Every operation and component of the published document, unchanged.
+    for (const [path, item] of Object.entries(published.paths)) expect(answer.paths[path]).toEqual(item)
+    for (const [name, schema] of Object.entries(published.components.schemas))
+      expect(answer.components.schemas[name]).toEqual(schema)
   })
 })
 
@@ -398,7 +252,7 @@ describe('the API reference page (scripts/api-reference.mjs)', () => {
       const script = new URL('../../../../scripts/api-reference.mjs', import.meta.url)
       execFileSync(process.execPath, [script.pathname, '--out', dir])
       const html = readFileSync(join(dir, 'index.html'), 'utf8')
-      for (const { op } of allOperations) expect(html).toContain(`id="${op.operationId}"`)
+      for (const { op } of operationsOf(published)) expect(html).toContain(`id="${op.operationId}"`)
       expect(html).toContain('deprecated')
       expect(html).toContain('<code>quota_exceeded</code>')
       // Self-contained: no script, no stylesheet link, no image or frame, a CSP that forbids loading.

@@ -1,26 +1,10 @@
 import type { Answer } from '../answers.js'
 import type { ApiPromise } from '../core/api-promise.js'
-import { endpoint } from '../core/endpoint.js'
 import { ApiResource } from '../core/resource.js'
 import type { RequestOptions } from '../core/transport.js'
-import { Id } from '../schemas/common.js'
-import {
-  CpanelUsername,
-  HostingCreateBody,
-  HostingCreated,
-  type HostingCreateParams,
-} from '../schemas/hosting.js'
-import { WhmAccount, WhmAccountDeleted } from '../schemas/whm.js'
-
-const account = { clientId: Id, username: CpanelUsername }
-const base = '/reseller/clients/{clientId}/hosting'
-
-const routes = {
-  create: endpoint('POST', base, { params: { clientId: Id }, body: HostingCreateBody, data: HostingCreated }),
-  suspend: endpoint('POST', `${base}/{username}/suspend`, { params: account, data: WhmAccount }),
-  unsuspend: endpoint('POST', `${base}/{username}/unsuspend`, { params: account, data: WhmAccount }),
-  delete: endpoint('DELETE', `${base}/{username}`, { params: account, data: WhmAccountDeleted }),
-}
+import { hosting as routes } from '../operations/hosting.js'
+import type { HostingCreated, HostingCreateParams } from '../schemas/hosting.js'
+import type { WhmAccount, WhmAccountDeleted } from '../schemas/whm.js'
 
 /**
  * Reseller hosting: cPanel accounts provisioned for the reseller's clients (scope

@@ -1,19 +1,13 @@
 import type { Answer } from '../answers.js'
 import type { ApiPromise } from '../core/api-promise.js'
-import { endpoint } from '../core/endpoint.js'
 import { ApiResource } from '../core/resource.js'
 import type { RequestOptions } from '../core/transport.js'
-import {
+import { resellerWebhook as routes } from '../operations/reseller-webhook.js'
+import type {
   ResellerWebhook,
   ResellerWebhookTestResult,
   ResellerWebhookUpdateBody,
 } from '../schemas/reseller-webhook.js'
-
-const routes = {
-  get: endpoint('GET', '/reseller/webhook', { data: ResellerWebhook }),
-  update: endpoint('PUT', '/reseller/webhook', { body: ResellerWebhookUpdateBody, data: ResellerWebhook }),
-  test: endpoint('POST', '/reseller/webhook/test', { data: ResellerWebhookTestResult }),
-}
 
 /**
  * The reseller-style webhook: one URL receiving every reseller event (scope

@@ -1,35 +1,19 @@
 import type { Answer } from '../answers.js'
 import type { ApiPromise } from '../core/api-promise.js'
-import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
 import { ApiResource } from '../core/resource.js'
 import type { RequestOptions } from '../core/transport.js'
-import { type PageParams, Uuid } from '../schemas/common.js'
-import {
+import { tickets as routes } from '../operations/tickets.js'
+import type { PageParams } from '../schemas/common.js'
+import type {
   Ticket,
-  TicketCreateBody,
   TicketCreated,
-  type TicketCreateParams,
+  TicketCreateParams,
   TicketDetail,
   TicketMessage,
   TicketReplyBody,
   TicketStatusChange,
 } from '../schemas/tickets.js'
-
-const ticket = { uuid: Uuid }
-
-const routes = {
-  list: listEndpoint('/support/tickets', { item: Ticket }),
-  create: endpoint('POST', '/support/tickets', { body: TicketCreateBody, data: TicketCreated }),
-  get: endpoint('GET', '/support/tickets/{uuid}', { params: ticket, data: TicketDetail }),
-  reply: endpoint('POST', '/support/tickets/{uuid}/messages', {
-    params: ticket,
-    body: TicketReplyBody,
-    data: TicketMessage,
-  }),
-  close: endpoint('PATCH', '/support/tickets/{uuid}/close', { params: ticket, data: TicketStatusChange }),
-  reopen: endpoint('PATCH', '/support/tickets/{uuid}/reopen', { params: ticket, data: TicketStatusChange }),
-}
 
 /**
  * Support tickets (scopes `support:read` and `support:write`). Sandbox keys may only

@@ -1,27 +1,11 @@
-import * as z from 'zod/mini'
 import type { Answer } from '../answers.js'
 import type { ApiPromise } from '../core/api-promise.js'
-import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
 import { ApiResource } from '../core/resource.js'
 import type { RequestOptions } from '../core/transport.js'
+import { webhooks as routes } from '../operations/webhooks.js'
 import type { PageParams } from '../schemas/common.js'
-import {
-  Delivery,
-  WebhookCreateBody,
-  WebhookCreated,
-  WebhookTestBody,
-  type WebhookTestParams,
-} from '../schemas/webhooks.js'
-
-/** A general webhook id: any string; the path helper refuses `''`, `.` and `..`. */
-const webhook = { id: z.string() }
-
-const routes = {
-  create: endpoint('POST', '/webhooks', { body: WebhookCreateBody, data: WebhookCreated }),
-  test: endpoint('POST', '/webhooks/{id}/test', { params: webhook, body: WebhookTestBody, data: Delivery }),
-  deliveries: listEndpoint('/webhooks/{id}/deliveries', { params: webhook, item: Delivery }),
-}
+import type { Delivery, WebhookCreateBody, WebhookCreated, WebhookTestParams } from '../schemas/webhooks.js'
 
 /**
  * General webhooks: per-subscription URLs for a chosen list of events (scope

@@ -1,13 +1,11 @@
 import type { Answer } from '../answers.js'
 import type { ApiPromise } from '../core/api-promise.js'
-import { endpoint, listEndpoint } from '../core/endpoint.js'
 import type { PagePromise } from '../core/pagination.js'
 import { ApiResource } from '../core/resource.js'
 import type { RequestOptions, Transport } from '../core/transport.js'
+import { whm as routes } from '../operations/whm.js'
 import type { PageParams } from '../schemas/common.js'
-import { CpanelUsername } from '../schemas/hosting.js'
-import {
-  PackageName,
+import type {
   WhmAccount,
   WhmAccountDeleted,
   WhmPackage,
@@ -16,61 +14,31 @@ import {
   WhmUsage,
 } from '../schemas/whm.js'
 
-const account = { username: CpanelUsername }
-
-const routes = {
-  usage: endpoint('GET', '/reseller/whm/usage', { data: WhmUsage }),
-  accounts: {
-    list: listEndpoint('/reseller/whm/accounts', { item: WhmAccount }),
-    get: endpoint('GET', '/reseller/whm/accounts/{username}', { params: account, data: WhmAccount }),
-    suspend: endpoint('POST', '/reseller/whm/accounts/{username}/suspend', {
-      params: account,
-      data: WhmAccount,
-    }),
-    unsuspend: endpoint('POST', '/reseller/whm/accounts/{username}/unsuspend', {
-      params: account,
-      data: WhmAccount,
-    }),
-    delete: endpoint('DELETE', '/reseller/whm/accounts/{username}', {
-      params: account,
-      data: WhmAccountDeleted,
-    }),
-  },
-  packages: {
-    list: listEndpoint('/reseller/whm/packages', { item: WhmPackage }),
-    create: endpoint('POST', '/reseller/whm/packages', { body: WhmPackageCreateBody, data: WhmPackage }),
-    delete: endpoint('DELETE', '/reseller/whm/packages/{name}', {
-      params: { name: PackageName },
-      data: WhmPackageDeleted,
-    }),
-  },
-}
-
 /** The cPanel accounts on the reseller's WHM. Reached as `api.whm.accounts`. */
 export class WhmAccountsResource extends ApiResource {
   /** Lists the accounts, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmAccount>> {
-    return this.transport.list(routes.accounts.list, { query: params }, options)
+    return this.transport.list(routes.listAccounts, { query: params }, options)
   }
 
   /** Reads one account by cPanel username. */
   get(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
-    return this.transport.call(routes.accounts.get, { params: { username } }, options)
+    return this.transport.call(routes.getAccount, { params: { username } }, options)
   }
 
   /** Suspends an account; resolves to the account as it now is. Never retried automatically. */
   suspend(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
-    return this.transport.call(routes.accounts.suspend, { params: { username } }, options)
+    return this.transport.call(routes.suspendAccount, { params: { username } }, options)
   }
 
   /** Lifts an account's suspension; resolves to the account as it now is. Never retried automatically. */
   unsuspend(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccount>> {
-    return this.transport.call(routes.accounts.unsuspend, { params: { username } }, options)
+    return this.transport.call(routes.unsuspendAccount, { params: { username } }, options)
   }
 
   /** Deletes an account. */
   delete(username: string, options?: RequestOptions): ApiPromise<Answer<WhmAccountDeleted>> {
-    return this.transport.call(routes.accounts.delete, { params: { username } }, options)
+    return this.transport.call(routes.deleteAccount, { params: { username } }, options)
   }
 }
 
@@ -78,17 +46,17 @@ export class WhmAccountsResource extends ApiResource {
 export class WhmPackagesResource extends ApiResource {
   /** Lists the packages, 20 per page; `for await` over the result walks every page. */
   list(params?: PageParams, options?: RequestOptions): PagePromise<Answer<WhmPackage>> {
-    return this.transport.list(routes.packages.list, { query: params }, options)
+    return this.transport.list(routes.listPackages, { query: params }, options)
   }
 
   /** Creates a package; every field is required. Never retried automatically. */
   create(body: WhmPackageCreateBody, options?: RequestOptions): ApiPromise<Answer<WhmPackage>> {
-    return this.transport.call(routes.packages.create, { body }, options)
+    return this.transport.call(routes.createPackage, { body }, options)
   }
 
   /** Deletes a package by name. */
   delete(name: string, options?: RequestOptions): ApiPromise<Answer<WhmPackageDeleted>> {
-    return this.transport.call(routes.packages.delete, { params: { name } }, options)
+    return this.transport.call(routes.deletePackage, { params: { name } }, options)
   }
 }
 

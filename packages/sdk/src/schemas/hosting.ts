@@ -35,6 +35,9 @@ export type HostingCreateParams = z.input<typeof HostingCreateBody>
 /** The provisioning body once defaults are applied. */
 export type HostingCreateBody = z.output<typeof HostingCreateBody>
 
+/** Body of the deprecated `POST /reseller/accounts`: the provisioning body plus `client_id`. */
+export const LegacyAccountCreateBody = z.extend(HostingCreateBody, { client_id: Id })
+
 /** A provisioned account in live mode. */
 export const HostingCreatedLive = z.object({
   sandbox: z.literal(false),

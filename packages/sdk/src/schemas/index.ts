@@ -11,14 +11,17 @@
  *
  * @packageDocumentation
  */
-export * from './common.js'
-export * from './event-envelope.js'
-export * from './events.js'
-export * from './hosting.js'
-export * from './invoices.js'
-export * from './issues.js'
-export * from './reseller-webhook.js'
-export * from './services.js'
-export * from './tickets.js'
-export * from './webhooks.js'
-export * from './whm.js'
+
+// For the mock (all `@internal`): the declaration of every service operation, which its handlers
+// bind to, and the OpenAPI generator, with which it adds its control endpoints to the document.
+export { type AnyEndpoint, API_BASE, type Endpoint, type ListEndpoint, wirePath } from '../core/endpoint.js'
+export {
+  type OpenApiDocument,
+  type OperationOptions,
+  openApiPath,
+  withOperations,
+} from '../openapi/document.js'
+export { atPointer, type ExampleRequestOf, exampleRequests } from '../openapi/example-requests.js'
+export type { AnswerSpec, CapturedExample, ExampleRequest, OperationSpec } from '../openapi/spec.js'
+export { operations } from '../operations/index.js'
+export * from './wire.js'

@@ -8,8 +8,10 @@
  * the document); answers are open to added fields unless `strict` (the drift test's and Prism's
  * reading: every field the mock answers is one the SDK knows).
  */
-import { ErrorBody, WebhookCreateBody } from '@reseller-api/sdk/schemas'
+
 import * as z from 'zod/mini'
+import { ErrorBody } from '../schemas/common.js'
+import { WebhookCreateBody } from '../schemas/webhooks.js'
 
 type Json = Record<string, unknown>
 

@@ -1,7 +1,7 @@
 /**
  * The error answers of an operation: which statuses, which codes, their schema and an example.
  *
- * The statuses follow from the route's access rules (key → 401, scope → 403 `insufficient_scope`,
+ * The statuses follow from the operation's access rules (key → 401, scope → 403 `insufficient_scope`,
  * sandbox refusal → 403 `sandbox_read_only`, path parameters → 404, a JSON body → 415
  * `unsupported_media_type`, body or query or page → 422 `validation_error`, the WHM area → 422
  * `no_reseller_service` and 503 `whm_unavailable`), plus the standalone server's refusals (403
@@ -11,36 +11,35 @@
  * "Faults"), so the code of a listed status is an open enum: the codes listed, or another
  * snake_case code. Validators then accept a fault's answer whichever status it lands on.
  */
-import type { Route } from '../routing/route.js'
-import type { OperationDoc } from './operation-doc.js'
 import { REF } from './schema-book.js'
+import type { OperationSpec } from './spec.js'
 
 type Json = Record<string, unknown>
 
-/** What a fault's code looks like (faults/schema.ts). */
+/** What the code of a fault set on the mock looks like (docs/openapi.md, "Faults"). */
 const CODE_PATTERN = '^[a-z][a-z0-9_]{0,63}$'
 
-/** The error statuses of a route and their codes, in the order the mock checks them. */
-export function errorsOf(route: Route, doc: OperationDoc, hasParams: boolean): Map<number, string[]> {
+/** The error statuses of an operation and their codes, in the order the mock checks them. */
+export function errorsOf(op: OperationSpec, hasParams: boolean): Map<number, string[]> {
   const out = new Map<number, string[]>()
   const add = (status: number, ...codes: string[]) => {
     const list = out.get(status) ?? []
     for (const code of codes) if (!list.includes(code)) list.push(code)
     out.set(status, list)
   }
-  if (route.auth !== 'none') add(401, 'unauthenticated')
-  if (route.scope) add(403, 'insufficient_scope')
-  if (route.sandbox === 'refuse') add(403, 'sandbox_read_only')
-  if (route.path.startsWith('/__mock')) add(403, 'forbidden_host', 'cross_origin')
+  if (op.auth !== 'none') add(401, 'unauthenticated')
+  if (op.scope) add(403, 'insufficient_scope')
+  if (op.sandbox === 'refuse') add(403, 'sandbox_read_only')
+  if (op.path.startsWith('/__mock')) add(403, 'forbidden_host', 'cross_origin')
   else add(403, 'forbidden_host')
   if (hasParams) add(404, 'not_found')
-  if (doc.body) add(415, 'unsupported_media_type')
-  if (doc.body || doc.query || 'page' in doc.answer) add(422, 'validation_error')
-  if (route.scope === 'reseller:hosting') {
+  if (op.body) add(415, 'unsupported_media_type')
+  if (op.body || op.query || 'page' in op.answer) add(422, 'validation_error')
+  if (op.scope === 'reseller:hosting') {
     add(422, 'no_reseller_service')
     add(503, 'whm_unavailable')
   }
-  for (const [status, codes] of Object.entries(doc.errors ?? {})) add(Number(status), ...codes)
+  for (const [status, codes] of Object.entries(op.errors ?? {})) add(Number(status), ...codes)
   return new Map([...out].sort(([a], [b]) => a - b))
 }
 
@@ -68,7 +67,7 @@ export function errorSchema(codes: string[]): Json {
   }
 }
 
-/** Messages the mock answers for each code (routing/errors.ts, server/guard.ts, faults). */
+/** Messages the mock answers for each code, as its errors, its host guard and its faults write them. */
 const MESSAGES: Record<string, string> = {
   unauthenticated: 'missing Authorization header: send "Authorization: Bearer <API key>"',
   insufficient_scope: 'this API key lacks the scope {scope} that this endpoint needs',
@@ -90,11 +89,12 @@ const MESSAGES: Record<string, string> = {
 }
 
 /** An example answer of `status`: its first code, with the mock's message for it. */
-export function errorExample(route: Route, codes: string[]): Json {
+export function errorExample(op: OperationSpec, codes: string[]): Json {
   const code = codes[0]!
   const message = (MESSAGES[code] ?? code.replaceAll('_', ' '))
-    .replace('{scope}', route.scope ?? '')
-    .replace('{operation}', `${route.method} ${route.path}`)
+    .replace('{scope}', op.scope ?? '')
+    // The mock names the route as its table writes it: `:name` parameters.
+    .replace('{operation}', `${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`)
   return {
     success: false,
     error: {

@@ -1,0 +1,12 @@
+/** Every wire schema of the API, module by module: what the client and `@reseller-api/sdk/schemas` export. */
+export * from './common.js'
+export * from './event-envelope.js'
+export * from './events.js'
+export * from './hosting.js'
+export * from './invoices.js'
+export * from './issues.js'
+export * from './reseller-webhook.js'
+export * from './services.js'
+export * from './tickets.js'
+export * from './webhooks.js'
+export * from './whm.js'

@@ -1,0 +1,69 @@
+/**
+ * The published OpenAPI document (`@reseller-api/sdk/openapi.json`) is the SDK's own: generated
+ * from its operation declarations, their texts and its zod schemas (src/openapi/service.ts), with
+ * the example answers frozen in openapi/examples.json. One commit builds one document, and the
+ * committed file is what the sources build.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { AnyEndpoint } from '../src/core/endpoint.js'
+import { exampleRequests } from '../src/openapi/example-requests.js'
+import { buildServiceDocument, serviceSpecs } from '../src/openapi/service.js'
+import { operations } from '../src/operations/index.js'
+
+const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')
+const examples = JSON.parse(readFileSync(new URL('../openapi/examples.json', import.meta.url), 'utf8'))
+const declarations = Object.values(operations).flatMap((area) => Object.values(area) as AnyEndpoint[])
+
+describe('the published document', () => {
+  it('is the same bytes when built twice, and the committed file is what the sources build', () => {
+    const [first, second] = [buildServiceDocument(examples), buildServiceDocument(examples)]
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+    expect(
+      `${JSON.stringify(first)}\n`,
+      'packages/sdk/openapi.json is stale: run `pnpm run openapi:write` and commit it',
+    ).toBe(committed)
+  })
+
+  it('has one operation per declaration, each with a unique operationId and an example request', () => {
+    const specs = serviceSpecs()
+    expect(specs).toHaveLength(declarations.length)
+    expect(new Set(specs.map((s) => s.operationId)).size).toBe(specs.length)
+    const requests = exampleRequests(buildServiceDocument(examples))
+    expect(requests).toHaveLength(declarations.length)
+    // Every path parameter has its example: the session of scripts/prism-check.mjs can send each one.
+    expect(requests.filter((r) => r.missing.length > 0 && !r.setup?.params)).toEqual([])
+    const reply = requests.find((r) => r.operationId === 'replyToTicket')!
+    expect(reply).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/support/tickets/75650626-b41b-4d8a-a9c9-26165c76e5fa/messages',
+      key: 'svc_live_acme_full',
+      body: { message: 'Any news?' },
+      status: 201,
+    })
+    expect(requests.find((r) => r.operationId === 'listInvoices')!.path).toBe('/api/v1/invoices?page=2')
+  })
+
+  it('names path parameters as the wire does, and marks the deprecated operations with their successors', () => {
+    const document = buildServiceDocument(examples)
+    expect(Object.keys(document.paths)).toContain(
+      '/api/v1/reseller/clients/{client_id}/hosting/{cpanel_username}',
+    )
+    expect(document.paths['/api/v1/reseller/accounts']!.post).toMatchObject({
+      deprecated: true,
+      'x-successor': '/api/v1/reseller/clients/{client_id}/hosting',
+    })
+    const deprecated = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).filter((op) => op.deprecated === true),
+    )
+    expect(deprecated).toHaveLength(Object.keys(operations.legacy).length)
+  })
+
+  it('closes the answers only in the strict reading', () => {
+    const closed = (value: unknown) => JSON.stringify(value).includes('"additionalProperties":false')
+    const open = buildServiceDocument(examples)
+    const strict = buildServiceDocument(examples, { strict: true })
+    expect(closed(open.components.schemas.Ticket)).toBe(false)
+    expect(closed(strict.components.schemas.Ticket)).toBe(true)
+  })
+})
