@@ -9,5 +9,8 @@ export default defineConfig({
   test: {
     projects: [...mock, ...sdk, ...contract, 'examples/*'],
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+    // More workers than cores: process and browser-free API tests spend much of their time waiting
+    // on child processes and sockets; with one worker per core a core sat idle half the run.
+    maxWorkers: 4,
   },
 })
