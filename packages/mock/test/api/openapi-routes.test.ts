@@ -18,7 +18,7 @@ import { controlOperations } from '../../src/openapi/control-operations.js'
 import { routeTableProblems } from '../../src/openapi/coverage.js'
 import { servedDocument } from '../../src/openapi/served.js'
 import { type Call, route } from '../../src/routing/route.js'
-import { createAnswerChecker } from '../helpers/answer-check.js'
+import { createAnswerChecker, sampleTicketDetail } from '../helpers/answer-check.js'
 
 const file = createRequire(import.meta.url).resolve('@reseller-api/sdk/openapi.json')
 const published = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument
@@ -155,20 +155,7 @@ describe('the documented request schemas', () => {
 describe('the answer checker (ajv against the strict document)', () => {
   const strict = buildServiceDocument({}, { strict: true })
   const { check } = createAnswerChecker(strict as never)
-  const ticket = {
-    id: 1,
-    uuid: '4fe3237f-9484-4187-acbd-9e63a5d1a40a',
-    user_id: 1,
-    subject: 'Hi',
-    department: 'sales',
-    status: 'open',
-    priority: 'low',
-    messages_count: 1,
-    created_at: '2026-11-23T17:42:16.868013Z',
-    updated_at: '2026-11-23T17:42:16.868013Z',
-    service_id: null,
-    messages: [],
-  }
+  const ticket = sampleTicketDetail
   const answer = (status: number, body: unknown) => ({
     method: 'GET',
     path: `/api/v1/support/tickets/${ticket.uuid}`,

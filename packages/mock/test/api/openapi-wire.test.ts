@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { createMockApi } from '../../src/index.js'
 import { servedDocument } from '../../src/openapi/served.js'
-import { createAnswerChecker } from '../helpers/answer-check.js'
+import { createAnswerChecker, sampleTicketDetail } from '../helpers/answer-check.js'
 import { call, newMock } from '../helpers/mock.js'
 
 const file = createRequire(import.meta.url).resolve('@reseller-api/sdk/openapi.json')
@@ -36,21 +36,7 @@ describe('the published document', () => {
     expect(body.additionalProperties).toBe(false)
 
     const { check } = createAnswerChecker(published as never)
-    const ticket = {
-      id: 1,
-      uuid: '4fe3237f-9484-4187-acbd-9e63a5d1a40a',
-      user_id: 1,
-      subject: 'Hi',
-      department: 'sales',
-      status: 'open',
-      priority: 'low',
-      messages_count: 1,
-      created_at: '2026-11-23T17:42:16.868013Z',
-      updated_at: '2026-11-23T17:42:16.868013Z',
-      service_id: null,
-      messages: [],
-      added_by_the_service: { any: 'thing' },
-    }
+    const ticket = { ...sampleTicketDetail, added_by_the_service: { any: 'thing' } }
     const answer = (data: unknown) => ({
       method: 'GET',
       path: `/api/v1/support/tickets/${ticket.uuid}`,

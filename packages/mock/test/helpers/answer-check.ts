@@ -100,3 +100,19 @@ export function createAnswerChecker(document: Document) {
 
   return { check, operationOf }
 }
+
+/** A ticket detail as the service answers it (`GET /support/tickets/{uuid}`), for checker tests. */
+export const sampleTicketDetail = Object.freeze({
+  id: 1,
+  uuid: '4fe3237f-9484-4187-acbd-9e63a5d1a40a',
+  user_id: 1,
+  subject: 'Hi',
+  department: 'sales',
+  status: 'open',
+  priority: 'low',
+  messages_count: 1,
+  created_at: '2026-11-23T17:42:16.868013Z',
+  updated_at: '2026-11-23T17:42:16.868013Z',
+  service_id: null,
+  messages: [],
+})
