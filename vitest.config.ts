@@ -12,5 +12,8 @@ export default defineConfig({
     // More workers than cores: process and browser-free API tests spend much of their time waiting
     // on child processes and sockets; with one worker per core a core sat idle half the run.
     maxWorkers: 4,
+    // Each package's projects set `isolate: false`: one module graph per worker, not per file.
+    // Transforming the mock and the SDK again for every file cost about three times the CPU of the
+    // tests themselves; a test restores what it changes (fake timers, stubbed globals) in its hooks.
   },
 })

@@ -18,7 +18,7 @@ export const projects: TestProjectInlineConfiguration[] = [
       // After-hooks in the order they are registered: the drift check reads each mock's journal
       // after a test before the test file's own afterEach resets the mock (which empties it).
       sequence: { hooks: 'list' },
-      // One module graph per worker (see packages/mock/vitest.config.ts).
+      // One module graph per worker (why: the root vitest.config.ts).
       isolate: false,
     },
   },

@@ -30,9 +30,7 @@ export const projects: TestProjectInlineConfiguration[] = ['unit', 'api', 'proce
     // `@msw/data`'s entry loads all of es-toolkit (over 500 modules); bundled once by vitest, each
     // test file imports one module instead (the published build inlines it: tsup.config.ts).
     deps: { optimizer: { ssr: { enabled: true, include: ['@msw/data'] } } },
-    // One module graph per worker, not per file: transforming the mock and the SDK once per file
-    // cost about three times the CPU of the tests themselves. A test restores what it changes
-    // (fake timers, stubbed globals) in its own hooks.
+    // One module graph per worker (why: the root vitest.config.ts).
     isolate: false,
   },
 }))

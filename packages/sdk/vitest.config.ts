@@ -28,8 +28,7 @@ export const projects: TestProjectInlineConfiguration[] = [
       include: ['test/*.test.ts'],
       exclude: [...configDefaults.exclude, ...WEB_CRYPTO_ONLY_TESTS],
       provide: { webhooksBinding: 'node' },
-      // One module graph per worker (see packages/mock/vitest.config.ts); a test restores what it
-      // changes (fake timers, stubbed globals).
+      // One module graph per worker (why: the root vitest.config.ts).
       isolate: false,
     },
   },
