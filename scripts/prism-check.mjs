@@ -4,8 +4,10 @@
 // the document's own: each operation's example request (parameter `example`s, the request body's
 // `example`, `x-example-setup`, the bearer scheme's `x-example-key`; `exampleRequests` of
 // `@reseller-api/sdk/schemas`) on a freshly reset mock, and for each operation that needs a key the
-// same request without one (401). A new operation with its example is in the session without an
-// edit here. Prism checks every request and every answer against the document, and with `--errors`
+// same request without one (401), the same request once more under a 429 fault (the mock's fault
+// answer against the document), and, where the document lists `sandbox_read_only` among the
+// operation's 403 codes, with a sandbox key of the same reseller (403). A new operation with its
+// example is in the session without an edit here. Prism checks every request and every answer against the document, and with `--errors`
 // turns a violation into an error answer (and an `sl-violations` header). Any violation, or an
 // answer other than the documented status, fails the check.
 //
@@ -124,8 +126,11 @@ async function session(mockUrl, documentPath) {
   const base = `http://127.0.0.1:${port}`
   const failures = []
   let sent = 0
-  /** Sends `request` (to `path`) through Prism; records a violation or an unexpected status. */
-  const send = async (request, path, key, expected) => {
+  /**
+   * Sends `request` (to `path`) through Prism; records a violation, an unexpected status, or an
+   * error code other than `code` when one is expected.
+   */
+  const send = async (request, path, key, expected, code) => {
     const headers = { accept: request.media }
     if (key) headers.authorization = `Bearer ${key}`
     if (request.body !== undefined) headers['content-type'] = 'application/json'
@@ -143,11 +148,40 @@ async function session(mockUrl, documentPath) {
     if (violations) failures.push(`${line}: Prism reports ${violations}`)
     else if (response.status !== expected)
       failures.push(`${line}, expected ${expected}: ${text.slice(0, 400)}`)
+    else if (code !== undefined && JSON.parse(text).error?.code !== code)
+      failures.push(`${line}, expected the error code ${code}: ${text.slice(0, 400)}`)
     else console.log(`  ok  ${line}`)
     return response.ok ? JSON.parse(text || 'null') : undefined
   }
   const reset = () =>
     fetch(`${mockUrl}/__mock/reset`, { method: 'POST', signal: AbortSignal.timeout(30_000) })
+  const control = async (method, path, body) => {
+    const response = await fetch(`${mockUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    })
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`)
+    return (await response.json()).data
+  }
+  // The demo's keys (the control endpoint, not the document): a sandbox key for each live one.
+  const keys = (await control('GET', '/__mock/state')).tables.apiKeys
+  const sandboxKeyFor = (key) => {
+    const live = keys.find((k) => k.key === key)
+    return keys.find(
+      (k) =>
+        k.mode === 'sandbox' &&
+        k.reseller_id === live?.reseller_id &&
+        live.scopes.every((scope) => k.scopes.includes(scope)),
+    )?.key
+  }
+  // The operation's documented 403 codes, by operationId.
+  const refusesSandbox = new Set()
+  for (const item of Object.values(document.paths))
+    for (const operation of Object.values(item))
+      if (/`sandbox_read_only`/.test(operation?.responses?.['403']?.description ?? ''))
+        refusesSandbox.add(operation.operationId)
   for (const request of requests) {
     // An event stream never ends: Prism can judge no answer of it.
     if (request.media === 'text/event-stream') continue
@@ -171,6 +205,23 @@ async function session(mockUrl, documentPath) {
     if (request.key) {
       await reset()
       await send(request, path, undefined, 401)
+    }
+    if (request.path.startsWith('/api/')) {
+      await reset()
+      await control('POST', '/__mock/faults', {
+        match: { method: request.method, path: path.split('?')[0] },
+        times: 1,
+        respond: { status: 429, retryAfter: 1 },
+      })
+      await send(request, path, request.key, 429, 'rate_limited')
+    }
+    if (refusesSandbox.has(request.operationId)) {
+      const sandbox = sandboxKeyFor(request.key)
+      if (!sandbox) failures.push(`${request.operationId}: no sandbox key beside ${request.key}`)
+      else {
+        await reset()
+        await send(request, path, sandbox, 403, 'sandbox_read_only')
+      }
     }
   }
   // Prism also logs violations it does not turn into errors (warnings): those fail the check too.
