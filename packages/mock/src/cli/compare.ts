@@ -8,22 +8,20 @@
  * Exit codes: 0 when no difference is left after --allow; 1 when any is; 2 on a usage error or
  * when the upstream cannot be reached or refuses the keys.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
+import { readFile } from 'node:fs/promises'
 import { CompareError, compareAccounts } from '../fidelity/compare.js'
 import {
   AllowFileError,
   type AllowRule,
   applyAllowRules,
-  buildReport,
   exitCodeOf,
-  formatJunit,
   formatTable,
   parseAllowFile,
 } from '../fidelity/report.js'
-
 import { SCENARIOS, type ScenarioName } from '../fidelity/scenario.js'
+import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
+import { writeReports } from './reports.js'
 
 const USAGE = `Usage: reseller-mock compare --upstream URL --key KEY [--webhook ID]... [--scenario read|sandbox]
                              [--report FILE.json] [--junit FILE.xml] [--allow FILE]
@@ -50,39 +48,26 @@ Exit codes: 0 no difference left after --allow; 1 differences; 2 usage or connec
 /** A line on stderr and exit code 2. */
 const fail = (message: string, usage = false): number => commandFailure('compare', message, usage)
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      upstream: { type: 'string' },
-      key: { type: 'string', multiple: true },
-      webhook: { type: 'string', multiple: true },
-      scenario: { type: 'string' },
-      report: { type: 'string' },
-      junit: { type: 'string' },
-      allow: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  })
-}
+/** The command's flags (parseArgs options). */
+const OPTIONS = {
+  upstream: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  webhook: { type: 'string', multiple: true },
+  scenario: { type: 'string' },
+  report: { type: 'string' },
+  junit: { type: 'string' },
+  allow: { type: 'string' },
+  help: { type: 'boolean' },
+} as const
 
 /** Runs the command; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>['values']
-  try {
-    values = parse(argv).values
-  } catch (error) {
-    return fail((error as Error).message, true)
-  }
-  if (values.help) {
-    process.stdout.write(USAGE)
-    return 0
-  }
+  const parsed = readCommandLine('compare', USAGE, argv, OPTIONS)
+  if (typeof parsed === 'number') return parsed
+  const { values } = parsed
   if (values.upstream === undefined) return fail('--upstream URL is required', true)
-  if (!/^https?:\/\/[^/]/.test(values.upstream))
-    return fail('--upstream must be an http:// or https:// URL', true)
+  const badUpstream = httpUrlProblem('--upstream', values.upstream)
+  if (badUpstream) return fail(badUpstream, true)
   if (!values.key || values.key.length === 0) return fail('--key KEY is required', true)
   const scenario = values.scenario ?? 'read'
   if (!(scenario in SCENARIOS))
@@ -115,13 +100,11 @@ export async function run(argv: string[]): Promise<number> {
   const left = applyAllowRules(steps, rules)
   process.stdout.write(formatTable(left))
   try {
-    if (values.report !== undefined)
-      await writeFile(
-        values.report,
-        `${JSON.stringify(buildReport(values.upstream, scenario, left), null, 2)}\n`,
-      )
-    if (values.junit !== undefined)
-      await writeFile(values.junit, formatJunit(`reseller-mock compare ${scenario}`, left))
+    await writeReports(values, left, {
+      upstream: values.upstream,
+      scenario,
+      suite: `reseller-mock compare ${scenario}`,
+    })
   } catch (error) {
     return fail(`cannot write the report: ${(error as Error).message}`)
   }

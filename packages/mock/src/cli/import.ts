@@ -8,8 +8,8 @@
  * every key (one line on stderr, nothing written).
  */
 import { rename, writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
 import { ImportError, importAccount } from '../fidelity/import.js'
+import { readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock import --from URL --key KEY [--key KEY]... [--webhook ID]... [--out FILE] [--redact]
@@ -36,16 +36,9 @@ const fail = (message: string, usage = false): number => commandFailure('import'
 
 /** Runs the command; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>['values']
-  try {
-    values = parse(argv).values
-  } catch (error) {
-    return fail((error as Error).message, true)
-  }
-  if (values.help) {
-    process.stdout.write(USAGE)
-    return 0
-  }
+  const parsed = readCommandLine('import', USAGE, argv, OPTIONS)
+  if (typeof parsed === 'number') return parsed
+  const { values } = parsed
   if (values.from === undefined) return fail('--from URL is required', true)
   if (!values.key || values.key.length === 0) return fail('--key KEY is required', true)
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency)
@@ -81,19 +74,13 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      from: { type: 'string' },
-      key: { type: 'string', multiple: true },
-      webhook: { type: 'string', multiple: true },
-      out: { type: 'string' },
-      redact: { type: 'boolean' },
-      concurrency: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  })
-}
+/** The command's flags (parseArgs options). */
+const OPTIONS = {
+  from: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  webhook: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  redact: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean' },
+} as const

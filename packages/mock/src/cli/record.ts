@@ -7,12 +7,12 @@
  * Exit codes: 0 after SIGINT/SIGTERM (the cassette is complete); 2 on a usage error, when the
  * upstream cannot be imported, or when the port cannot be bound.
  */
-import { parseArgs } from 'node:util'
 import { keyMode } from '@reseller-api/sdk/schemas'
 import type { CassetteSeed } from '../fidelity/cassette.js'
 import { ImportError, importAccount } from '../fidelity/import.js'
 import { servedOpenApiDocument } from '../fidelity/openapi-document.js'
 import { type Recording, startRecording } from '../fidelity/record.js'
+import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
 
 const USAGE = `Usage: reseller-mock record --upstream URL --key KEY --out FILE.jsonl [--port N] [--webhook ID]...
@@ -40,22 +40,16 @@ imported, or port not available.
 /** A line on stderr and exit code 2. */
 const fail = (message: string, usage = false): number => commandFailure('record', message, usage)
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      upstream: { type: 'string' },
-      key: { type: 'string' },
-      out: { type: 'string' },
-      port: { type: 'string' },
-      webhook: { type: 'string', multiple: true },
-      quiet: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
-}
+/** The command's flags (parseArgs options). */
+const OPTIONS = {
+  upstream: { type: 'string' },
+  key: { type: 'string' },
+  out: { type: 'string' },
+  port: { type: 'string' },
+  webhook: { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 /** The first SIGINT or SIGTERM, from the moment the command starts: the import can be stopped too. */
 function firstSignal() {
@@ -83,20 +77,13 @@ interface Flags {
 
 /** The flags, or the exit code of a usage error (reported) or of `--help`. */
 function readFlags(argv: string[]): Flags | number {
-  let values: ReturnType<typeof parse>['values']
-  try {
-    values = parse(argv).values
-  } catch (error) {
-    return fail((error as Error).message, true)
-  }
-  if (values.help) {
-    process.stdout.write(USAGE)
-    return 0
-  }
+  const parsed = readCommandLine('record', USAGE, argv, OPTIONS)
+  if (typeof parsed === 'number') return parsed
+  const { values } = parsed
   if (values.upstream === undefined) return fail('--upstream URL is required', true)
-  const upstream = URL.canParse(values.upstream) ? new URL(values.upstream) : undefined
-  if (upstream?.protocol !== 'http:' && upstream?.protocol !== 'https:')
-    return fail(`--upstream must be an http:// or https:// URL, got "${values.upstream}"`, true)
+  const badUpstream = httpUrlProblem('--upstream', values.upstream)
+  if (badUpstream) return fail(badUpstream, true)
+  const upstream = new URL(values.upstream)
   if (values.key === undefined) return fail('--key KEY is required', true)
   if (keyMode(values.key) === undefined)
     return fail('--key: not a reseller API key (svc_live_… or svc_test_…; the key was not shown)', true)

@@ -6,21 +6,20 @@
  *
  * Exit codes: 0 no difference left after --allow; 1 differences; 2 usage or file errors.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
+import { readFile } from 'node:fs/promises'
 import { CassetteError, parseCassette } from '../fidelity/cassette.js'
 import { servedOpenApiDocument } from '../fidelity/openapi-document.js'
 import { replayCassette } from '../fidelity/replay.js'
 import {
   AllowFileError,
   applyAllowRules,
-  buildReport,
   exitCodeOf,
-  formatJunit,
   formatTable,
   parseAllowFile,
 } from '../fidelity/report.js'
+import { readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
+import { writeReports } from './reports.js'
 
 const USAGE = `Usage: reseller-mock replay FILE.jsonl [--report FILE.json] [--junit FILE.xml] [--allow FILE]
 
@@ -41,19 +40,13 @@ Exit codes: 0 no difference left after --allow; 1 differences; 2 usage or file e
 /** A line on stderr and exit code 2. */
 const fail = (message: string, usage = false): number => commandFailure('replay', message, usage)
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      report: { type: 'string' },
-      junit: { type: 'string' },
-      allow: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
-}
+/** The command's flags (parseArgs options). */
+const OPTIONS = {
+  report: { type: 'string' },
+  junit: { type: 'string' },
+  allow: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 async function readText(path: string, what: string): Promise<string> {
   try {
@@ -65,17 +58,9 @@ async function readText(path: string, what: string): Promise<string> {
 
 /** Runs the command; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>
-  try {
-    parsed = parse(argv)
-  } catch (error) {
-    return fail((error as Error).message, true)
-  }
+  const parsed = readCommandLine('replay', USAGE, argv, OPTIONS, true)
+  if (typeof parsed === 'number') return parsed
   const { values, positionals } = parsed
-  if (values.help) {
-    process.stdout.write(USAGE)
-    return 0
-  }
   if (positionals.length === 0) return fail('the cassette FILE.jsonl is required', true)
   if (positionals.length > 1) return fail(`one cassette at a time, got ${positionals.length}`, true)
   const file = positionals[0]!
@@ -91,10 +76,11 @@ export async function run(argv: string[]): Promise<number> {
       rules,
     )
     process.stdout.write(formatTable(steps))
-    const upstream = cassette.header.upstream
-    if (values.report !== undefined)
-      await writeFile(values.report, `${JSON.stringify(buildReport(upstream, 'replay', steps), null, 2)}\n`)
-    if (values.junit !== undefined) await writeFile(values.junit, formatJunit(`replay ${file}`, steps))
+    await writeReports(values, steps, {
+      upstream: cassette.header.upstream,
+      scenario: 'replay',
+      suite: `replay ${file}`,
+    })
     return exitCodeOf(steps)
   } catch (error) {
     if (error instanceof CassetteError || error instanceof AllowFileError) return fail(error.message)
