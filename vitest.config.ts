@@ -9,8 +9,8 @@ export default defineConfig({
   test: {
     projects: [...mock, ...sdk, ...contract, 'examples/*'],
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
-    // More workers than cores: process and browser-free API tests spend much of their time waiting
-    // on child processes and sockets; with one worker per core a core sat idle half the run.
+    // More workers than cores: the process and API tests spend much of their time waiting on child
+    // processes and sockets; with one worker per core, a core sat idle half the run.
     maxWorkers: 4,
     // Each package's projects set `isolate: false`: one module graph per worker, not per file.
     // Transforming the mock and the SDK again for every file cost about three times the CPU of the
