@@ -3,25 +3,17 @@
  * inspector's delivery list and "redeliver now". Deliveries themselves are the dispatcher's
  * (`context.dispatcher`, src/webhooks/).
  */
-import {
-  Delivery,
-  GeneralEvent,
-  operations,
-  ResellerEvent,
-  ResellerWebhookTestResult,
-} from '@reseller-api/sdk/schemas'
+import { GeneralEvent, operations, ResellerEvent } from '@reseller-api/sdk/schemas'
 import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
 import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../errors.js'
-import { data, page, serializer } from '../routing/reply.js'
+import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { withUtcOffset } from '../state/clock.js'
 import { DeliveryRow } from '../state/schemas.js'
 import { RESELLER_WEBHOOK_ID } from '../webhooks/dispatcher.js'
-
-const deliveryJson = serializer<DeliveryRow>(Delivery)
 
 /**
  * A delivery as the operator sees it (`GET /__mock/deliveries`): the stored record, the URL it goes
@@ -65,7 +57,7 @@ export const deliveryRoutes: Route[] = [
         data: sampleEventData('reseller', 'hosting.created'),
       })
       const result = await call.mock.dispatcher.sendOnce(config, payload.event, payload)
-      return data(ResellerWebhookTestResult, {
+      return call.answer({
         url: config.url,
         status_code: result.httpStatus,
         delivered: result.ok,
@@ -86,15 +78,14 @@ export const deliveryRoutes: Route[] = [
         data: sampleEventData('general', event),
       })
       const record = await call.mock.dispatcher.deliverNow(webhook.reseller_id, webhook.id, event, payload)
-      return data(Delivery, record)
+      return call.answer(record)
     },
     { transaction: false },
   ),
 
   route(operations.webhooks.deliveries, (call) => {
     const webhook = findWebhook(call.mock.store, call.caller, call.params.id!)
-    const n = call.page()
-    return page(deliveryJson, call.mock.store.deliveries.group('webhook', webhook.id), n)
+    return call.answerPage(call.mock.store.deliveries.group('webhook', webhook.id))
   }),
 
   // Every delivery of every reseller, newest first, with its signature header: the inspector's list.

@@ -1,12 +1,5 @@
 /** Direct WHM access and its deprecated routes (docs/running-the-mock.md, "Deprecated routes"). */
-import {
-  operations,
-  WhmAccount,
-  WhmAccountDeleted,
-  WhmPackage,
-  WhmPackageDeleted,
-  WhmUsage,
-} from '@reseller-api/sdk/schemas'
+import { operations } from '@reseller-api/sdk/schemas'
 import { deleteAccount, setSuspended } from '../domain/hosting.js'
 import {
   createPackage,
@@ -16,52 +9,45 @@ import {
   whmPackages,
   whmUsage,
 } from '../domain/whm.js'
-import { data, page, record, serializer } from '../routing/reply.js'
-import { type Call, type Route, route } from '../routing/route.js'
-import type { AccountRow, PackageRow } from '../state/schemas.js'
+import { type Call, type CallContext, type Route, route } from '../routing/route.js'
 
 const { whm, legacy } = operations
-const accountJson = serializer<AccountRow>(WhmAccount)
-const packageJson = serializer<PackageRow>(WhmPackage)
 
 /** The caller's account of the path (WHM gate, then 404). */
-const accountOf = (call: Call) => whmAccount(call.mock.store, call.caller, call.params.username!)
+const accountOf = (call: CallContext) => whmAccount(call.mock.store, call.caller, call.params.username!)
 
-function listAccounts(call: Call) {
+// The page number is read first: a bad `page` is a 422 even while WHM is down (503).
+function listAccounts(call: Call<typeof whm.listAccounts>) {
   const pageNumber = call.page()
-  return page(accountJson, whmAccounts(call.mock.store, call.caller), pageNumber)
+  return call.answerPage(whmAccounts(call.mock.store, call.caller), pageNumber)
 }
 
-function listPackages(call: Call) {
+function listPackages(call: Call<typeof whm.listPackages>) {
   const pageNumber = call.page()
-  return page(packageJson, whmPackages(call.mock.store, call.caller), pageNumber)
+  return call.answerPage(whmPackages(call.mock.store, call.caller), pageNumber)
 }
 
-function usage(call: Call) {
-  return data(WhmUsage, whmUsage(call.mock.store, call.caller))
+function usage(call: Call<typeof whm.usage>) {
+  return call.answer(whmUsage(call.mock.store, call.caller))
 }
 
 export const whmRoutes: Route[] = [
   route(whm.usage, usage),
   route(whm.listAccounts, listAccounts),
-  route(whm.getAccount, (call) => record(accountJson, accountOf(call))),
+  route(whm.getAccount, (call) => call.answerRecord(accountOf(call))),
   route(whm.suspendAccount, (call) =>
-    data(WhmAccount, setSuspended(call.mock, call.caller, accountOf(call), true)),
+    call.answer(setSuspended(call.mock, call.caller, accountOf(call), true)),
   ),
   route(whm.unsuspendAccount, (call) =>
-    data(WhmAccount, setSuspended(call.mock, call.caller, accountOf(call), false)),
+    call.answer(setSuspended(call.mock, call.caller, accountOf(call), false)),
   ),
-  route(whm.deleteAccount, (call) =>
-    data(WhmAccountDeleted, deleteAccount(call.mock, call.caller, accountOf(call))),
-  ),
+  route(whm.deleteAccount, (call) => call.answer(deleteAccount(call.mock, call.caller, accountOf(call)))),
   route(whm.listPackages, listPackages),
   route(whm.createPackage, (call) => {
     const body = call.body()
-    return data(WhmPackage, createPackage(call.mock, call.caller, body), 201)
+    return call.answer(createPackage(call.mock, call.caller, body))
   }),
-  route(whm.deletePackage, (call) =>
-    data(WhmPackageDeleted, deletePackage(call.mock, call.caller, call.params.name!)),
-  ),
+  route(whm.deletePackage, (call) => call.answer(deletePackage(call.mock, call.caller, call.params.name!))),
   // Deprecated routes: answered as their replacements, with Deprecation and Link headers.
   route(legacy.listAccounts, listAccounts),
   route(legacy.listPackages, listPackages),

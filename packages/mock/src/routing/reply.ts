@@ -44,6 +44,21 @@ export function jsonAnswer(status: number, body: string, headers?: Record<string
   }
 }
 
+const serializers = new WeakMap<object, Serializer<object>>()
+
+/**
+ * The cached serializer of `owner` (a declaration) through `schema`: one cache per owner, so two
+ * operations that answer the same record with different projections never share an entry.
+ */
+export function serializerOf(owner: object, schema: z.ZodMiniType): Serializer<object> {
+  let found = serializers.get(owner)
+  if (found === undefined) {
+    found = serializer<object>(schema)
+    serializers.set(owner, found)
+  }
+  return found
+}
+
 /** `{ success: true, data }`, with `data` parsed through its wire schema. */
 export function data(schema: z.ZodMiniType, value: unknown, status = 200): MockResponse {
   return jsonAnswer(status, `{"success":true,"data":${JSON.stringify(schema.parse(value))}}`)

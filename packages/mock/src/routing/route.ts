@@ -9,6 +9,8 @@
 import {
   type AnyEndpoint,
   API_BASE,
+  type Endpoint,
+  type ListEndpoint,
   PageQuery,
   type Scope,
   validate,
@@ -19,6 +21,7 @@ import type { MockContext } from '../context.js'
 import type { Caller } from '../domain/caller.js'
 import { errors } from '../errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import { data, page, record, serializerOf } from './reply.js'
 import type { MockRequest, MockResponse } from './types.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -40,6 +43,12 @@ type DeclaredBody<E> = E extends { readonly body: infer B }
     : never
   : never
 
+/** What the bound declaration `E` answers in `data` (`never` for a list or a control route). */
+type DeclaredData<E> = E extends Endpoint<infer T, infer _B> ? T : never
+
+/** One item of the page the bound declaration `E` answers (`never` unless it is a list). */
+type DeclaredItem<E> = E extends ListEndpoint<infer T> ? T : never
+
 /** What a route's `resolve` gets; `E`: the SDK's declaration the route is bound to. */
 export interface Call<E = undefined> {
   readonly request: MockRequest
@@ -60,7 +69,27 @@ export interface Call<E = undefined> {
   query<S extends z.ZodMiniType>(schema: S): z.output<S>
   /** The `page` query parameter (default 1), validated with the SDK's `PageQuery`. */
   page(): number
+  /**
+   * The success answer of the bound declaration: `{ success: true, data }` with `value` through
+   * its `data` schema (storage-only fields are dropped), at its status (201 where it creates).
+   */
+  answer(value: DeclaredData<E>): MockResponse
+  /**
+   * {@link Call.answer} for a stored record, serialized once per version of the record and cached;
+   * with `project`, the answer is `project()` (derived from `row` and from records whose every
+   * visible change also updates `row`), cached under `row`'s version.
+   */
+  answerRecord(row: DeclaredData<E> & object): MockResponse
+  answerRecord(row: object, project: () => DeclaredData<E>): MockResponse
+  /**
+   * The page `pageNumber` (default: the request's {@link Call.page}) of a list declaration, newest
+   * first; `rows` oldest first, as the store's group indexes keep them.
+   */
+  answerPage(rows: readonly (DeclaredItem<E> & object)[], pageNumber?: number): MockResponse
 }
+
+/** What a helper shared by several routes reads of a call: its request, path parameters, mock and caller. */
+export type CallContext = Pick<Call, 'request' | 'params' | 'mock' | 'caller'>
 
 /** One route of the table. */
 export interface Route extends Access {
@@ -158,6 +187,19 @@ function queryObject(query: URLSearchParams): Record<string, string> {
   return Object.fromEntries(query)
 }
 
+/** The declaration of the route, of the kind its answer needs (a programming error otherwise). */
+function declared<K extends AnyEndpoint['kind']>(
+  operation: AnyEndpoint | undefined,
+  kind: K,
+): Extract<AnyEndpoint, { kind: K }> {
+  if (operation?.kind !== kind) {
+    throw new Error(
+      `this route is not bound to a declaration that answers ${kind === 'one' ? 'one resource' : 'a page'}`,
+    )
+  }
+  return operation as Extract<AnyEndpoint, { kind: K }>
+}
+
 /** Builds the {@link Call} of a request. */
 export function createCall(
   request: MockRequest,
@@ -166,8 +208,11 @@ export function createCall(
   caller: Caller | undefined,
   operation?: AnyEndpoint,
 ): Call {
-  const call: Omit<Call, 'body'> & {
+  const call: Omit<Call, 'body' | 'answer' | 'answerRecord' | 'answerPage'> & {
     body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown
+    answer(value: unknown): MockResponse
+    answerRecord(row: object, project?: () => unknown): MockResponse
+    answerPage(rows: readonly object[], pageNumber?: number): MockResponse
   } = {
     request,
     params,
@@ -196,6 +241,19 @@ export function createCall(
       const result = validate(PageQuery, { page: raw })
       if (!result.success) throw errors.validation(result.fields)
       return result.data.page ?? 1
+    },
+    answer(value) {
+      const one = declared(operation, 'one')
+      return data(one.data, value, one.status)
+    },
+    answerRecord(row, project) {
+      const one = declared(operation, 'one')
+      return record(serializerOf(one, one.data), row, one.status, project)
+    },
+    answerPage(rows, pageNumber) {
+      const list = declared(operation, 'list')
+      // Through `this`, so that a wrapper of the call (a test watching what routes read) sees it.
+      return page(serializerOf(list, list.item), rows, pageNumber ?? this.page())
     },
   }
   return call as Call

@@ -1,5 +1,7 @@
 // The core handler, mock.fetch and the route table, below the HTTP API.
+import type { Endpoint, ListEndpoint } from '@reseller-api/sdk/schemas'
 import { describe, expect, test, vi } from 'vitest'
+import * as z from 'zod/mini'
 import { createContext } from '../../src/context.js'
 import { ApiError } from '../../src/errors.js'
 import { createMockApi } from '../../src/index.js'
@@ -148,5 +150,97 @@ describe('route table', () => {
     expect(match('GET', '/a/c%20d')).toEqual({ route: param, params: { x: 'c d' } })
     expect(match('POST', '/a/b')).toBeUndefined()
     expect(match('GET', '/a/')).toBeUndefined()
+  })
+})
+
+describe('answers through the bound declaration', () => {
+  // Declarations as the SDK writes them (src/operations/), reduced to what the answer reads.
+  const Thing = z.object({ id: z.number(), name: z.string() })
+  const declaration = { method: 'POST', path: '/things', params: undefined, wireNames: undefined, access: {} }
+  const create = {
+    ...declaration,
+    kind: 'one',
+    successor: undefined,
+    body: undefined,
+    bodyOptional: false,
+    data: Thing,
+    status: 201,
+    envelope: z.object({ data: Thing }),
+  } as Endpoint<z.output<typeof Thing>, undefined>
+  const list = {
+    ...declaration,
+    method: 'GET',
+    kind: 'list',
+    successor: undefined,
+    body: undefined,
+    bodyOptional: false,
+    item: Thing,
+    status: 200,
+    envelope: z.object({ data: z.array(Thing) }),
+  } as unknown as ListEndpoint<z.output<typeof Thing>>
+  const ctx = () =>
+    createContext({
+      baseUrl: 'https://x.test',
+      insecureWebhooks: false,
+      clock: createClock(),
+      seed: parseSeed(testSeed()),
+    })
+  const send = (method: string) => ({
+    method,
+    path: '/api/v1/things',
+    query: new URLSearchParams(),
+    headers: new Headers({ authorization: `Bearer ${KEYS.a}` }),
+    body: '',
+  })
+
+  test('call.answer: the declared status, the value through the declared schema (storage fields dropped)', async () => {
+    const handle = createHandle(
+      [route(create, (call) => call.answer({ id: 1, name: 'a', secret: 'kept in storage' } as never))],
+      ctx(),
+    )
+    const answer = await handle(send('POST'))
+    expect(answer.status).toBe(201)
+    expect(JSON.parse(answer.body)).toEqual({ success: true, data: { id: 1, name: 'a' } })
+  })
+
+  test('call.answerRecord projects once per version of the record', async () => {
+    const context = ctx()
+    const row = context.store.clients.insert({ id: 9001, reseller_id: 1, name: 'c', email: 'c@x.test' })
+    const project = vi.fn(() => ({ id: 7, name: context.store.clients.get(9001)!.name }))
+    const handle = createHandle([route(create, (call) => call.answerRecord(row, project))], context)
+    expect(JSON.parse((await handle(send('POST'))).body).data).toEqual({ id: 7, name: 'c' })
+    await handle(send('POST'))
+    expect(project).toHaveBeenCalledTimes(1)
+    context.store.clients.update(row, { name: 'renamed' })
+    expect(JSON.parse((await handle(send('POST'))).body).data).toEqual({ id: 7, name: 'renamed' })
+    expect(project).toHaveBeenCalledTimes(2)
+  })
+
+  test('call.answerPage: newest first, the page of the query, meta of the whole list', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `n${i + 1}` }))
+    const handle = createHandle([route(list, (call) => call.answerPage(rows))], ctx())
+    const second = await handle({ ...send('GET'), query: new URLSearchParams('page=2') })
+    expect(second.status).toBe(200)
+    const body = JSON.parse(second.body)
+    expect(body.data.map((thing: { id: number }) => thing.id)).toEqual([5, 4, 3, 2, 1])
+    expect(body.meta).toEqual({ total: 25, per_page: 20, current_page: 2 })
+  })
+
+  test('answering without a declaration of that kind is a bug of the mock: a 500, logged', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const handle = createHandle(
+        [
+          route('GET', '/control', { auth: 'none' }, (call) => call.answer({} as never)),
+          route(create, (call) => call.answerPage([])),
+        ],
+        ctx(),
+      )
+      expect((await handle({ ...send('GET'), path: '/control' })).status).toBe(500)
+      expect((await handle(send('POST'))).status).toBe(500)
+      expect(String(spy.mock.calls.flat().join(' '))).toContain('not bound to a declaration that answers')
+    } finally {
+      spy.mockRestore()
+    }
   })
 })

@@ -49,6 +49,8 @@ export interface Endpoint<T, B extends z.ZodMiniType | undefined = z.ZodMiniType
   readonly bodyOptional: boolean
   /** The schema of the answer's `data`. */
   readonly data: z.ZodMiniType
+  /** The status of a success: 201 where the call creates something, else 200. */
+  readonly status: SuccessStatus
   readonly envelope: z.ZodMiniType<{ data: T }>
 }
 
@@ -60,8 +62,12 @@ export interface ListEndpoint<T> extends Declared {
   readonly bodyOptional: false
   /** The schema of one item of the answer's `data`. */
   readonly item: z.ZodMiniType
+  readonly status: 200
   readonly envelope: z.ZodMiniType<{ data: T[]; meta: PageMeta }>
 }
+
+/** @internal The status of a success answer. */
+export type SuccessStatus = 200 | 201
 
 /** @internal Any declaration. */
 export type AnyEndpoint = Endpoint<unknown> | ListEndpoint<unknown>
@@ -90,12 +96,13 @@ function declared(method: HttpMethod, path: string, spec: DeclarationSpec): Decl
 
 /**
  * @internal Declares an endpoint returning one resource: method, path template with `{name}`
- * placeholders, the schema of each path parameter, of the body, and of the answer's `data`.
+ * placeholders, the schema of each path parameter, of the body, and of the answer's `data`, and
+ * the status of a success (`status`, default 200).
  */
 export function endpoint<R extends z.ZodMiniType, B extends z.ZodMiniType | undefined = undefined>(
   method: HttpMethod,
   path: string,
-  spec: DeclarationSpec & { body?: B; bodyOptional?: boolean; data: R },
+  spec: DeclarationSpec & { body?: B; bodyOptional?: boolean; data: R; status?: SuccessStatus },
 ): Endpoint<z.output<R>, B> {
   return {
     kind: 'one',
@@ -103,6 +110,7 @@ export function endpoint<R extends z.ZodMiniType, B extends z.ZodMiniType | unde
     body: spec.body as B,
     bodyOptional: spec.bodyOptional ?? false,
     data: spec.data,
+    status: spec.status ?? 200,
     // zod's types are invariant (`check` takes the output): widen once, here, where it is known to hold.
     envelope: envelope(spec.data) as unknown as z.ZodMiniType<{ data: z.output<R> }>,
   }
@@ -120,6 +128,7 @@ export function listEndpoint<R extends z.ZodMiniType>(
     body: undefined,
     bodyOptional: false,
     item: spec.item,
+    status: 200,
     envelope: pageEnvelope(spec.item) as unknown as z.ZodMiniType<{ data: z.output<R>[]; meta: PageMeta }>,
   }
 }

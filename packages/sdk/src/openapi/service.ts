@@ -63,8 +63,8 @@ export function operationSpec(ep: AnyEndpoint, text: OperationText): OperationSp
     ...(ep.body ? { body: ep.body, ...(ep.bodyOptional ? { bodyOptional: true } : {}) } : {}),
     answer:
       ep.kind === 'list'
-        ? { status: text.answer.status ?? 200, page: ep.item, description: text.answer.description }
-        : { status: text.answer.status ?? 200, data: ep.data, description: text.answer.description },
+        ? { status: ep.status, page: ep.item, description: text.answer.description }
+        : { status: ep.status, data: ep.data, description: text.answer.description },
     ...(text.errors ? { errors: text.errors } : {}),
     example: text.example,
   }

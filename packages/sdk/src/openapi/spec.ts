@@ -40,8 +40,8 @@ export interface OperationText {
   operationId: string
   summary: string
   description?: string
-  /** The success answer: its status (default 200) and what it holds. */
-  answer: { status?: number; description: string }
+  /** The success answer: what it holds (its status is the declaration's). */
+  answer: { description: string }
   /** Business-rule error codes by status, beyond those the access rules and the area imply. */
   errors?: Record<number, string[]>
   example: ExampleRequest

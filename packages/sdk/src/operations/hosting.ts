@@ -19,6 +19,7 @@ const create = endpoint('POST', base, {
   access,
   body: HostingCreateBody,
   data: HostingCreated,
+  status: 201,
 })
 
 /** @internal The hosting operations. */
@@ -40,7 +41,7 @@ export const hostingTexts: OperationTexts<typeof hosting> = {
     description:
       'Uses one slot of the WHM plan; with `register_domain` the wallet is debited for the domain only. ' +
       'A sandbox key gets the simulated answer and changes nothing.',
-    answer: { status: 201, description: 'The account (live) or its simulation (sandbox)' },
+    answer: { description: 'The account (live) or its simulation (sandbox)' },
     errors: provisioning,
     example: { params: { client_id: 503 }, body: { domain: 'new-site.example', whm_package: 'starter' } },
   },

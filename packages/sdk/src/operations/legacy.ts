@@ -19,6 +19,7 @@ export const legacy = {
     access,
     body: LegacyAccountCreateBody,
     data: HostingCreated,
+    status: 201,
     successor: hosting.create,
   }),
   listAccounts: listEndpoint('/reseller/accounts', { access, item: WhmAccount, successor: whm.listAccounts }),
@@ -31,7 +32,7 @@ export const legacyTexts: OperationTexts<typeof legacy> = {
   createAccount: {
     operationId: 'createAccountLegacy',
     summary: 'Create a hosting account (deprecated form with `client_id` in the body)',
-    answer: { status: 201, description: 'As the successor answers' },
+    answer: { description: 'As the successor answers' },
     // The client id is in the body: an unknown client is a 404 that no path parameter implies.
     errors: { 404: ['not_found'], ...provisioning },
     example: { body: { client_id: 503, domain: 'legacy-site.example', whm_package: 'starter' } },

@@ -27,6 +27,7 @@ export const tickets = {
     access: write,
     body: TicketCreateBody,
     data: TicketCreated,
+    status: 201,
   }),
   get: endpoint('GET', '/support/tickets/{uuid}', { ...ticket, access: read, data: TicketDetail }),
   reply: endpoint('POST', '/support/tickets/{uuid}/messages', {
@@ -34,6 +35,7 @@ export const tickets = {
     access: write,
     body: TicketReplyBody,
     data: TicketMessage,
+    status: 201,
   }),
   close: endpoint('PATCH', '/support/tickets/{uuid}/close', {
     ...ticket,
@@ -62,7 +64,7 @@ export const ticketsTexts: OperationTexts<typeof tickets> = {
     operationId: 'createTicket',
     summary: 'Open a ticket with its first message',
     description: 'Emits `ticket.created` to the general webhooks subscribed to it.',
-    answer: { status: 201, description: 'The new ticket, `open`' },
+    answer: { description: 'The new ticket, `open`' },
     example: {
       body: {
         subject: 'Site down',
@@ -81,7 +83,7 @@ export const ticketsTexts: OperationTexts<typeof tickets> = {
   reply: {
     operationId: 'replyToTicket',
     summary: 'Add a message to a ticket',
-    answer: { status: 201, description: 'The message' },
+    answer: { description: 'The message' },
     errors: { 422: ['invalid_state'] },
     example: { params: { ticket_uuid: OPEN_TICKET }, body: { message: 'Any news?' } },
   },

@@ -18,6 +18,7 @@ export const webhooks = {
     access: { ...access, sandbox: 'refuse' },
     body: WebhookCreateBody,
     data: WebhookCreated,
+    status: 201,
   }),
   // A test delivery enters the history (and the retry schedule): a state change, refused to sandbox keys.
   test: endpoint('POST', '/webhooks/{id}/test', {
@@ -39,7 +40,7 @@ export const webhooksTexts: OperationTexts<typeof webhooks> = {
     description:
       'The `url` must be HTTPS on a public host, or the answer is 422 `validation_error` on `url`; ' +
       'a mock started with `--insecure-webhooks` (`insecureWebhooks: true`) also takes `http://` and local hosts.',
-    answer: { status: 201, description: 'The webhook with its generated secret' },
+    answer: { description: 'The webhook with its generated secret' },
     // At most 100 general webhooks per reseller (docs/spec-decisions.md, "Hostile webhook targets and bounded memory").
     errors: { 422: ['quota_exceeded'] },
     example: { body: { url: 'https://hooks.acme.example/general', events: ['ticket.created'] } },

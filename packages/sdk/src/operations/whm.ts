@@ -44,6 +44,7 @@ export const whm = {
     access,
     body: WhmPackageCreateBody,
     data: WhmPackage,
+    status: 201,
   }),
   deletePackage: endpoint('DELETE', '/reseller/whm/packages/{name}', {
     params: { name: PackageName },
@@ -101,7 +102,7 @@ export const whmTexts: OperationTexts<typeof whm> = {
   createPackage: {
     operationId: 'createWhmPackage',
     summary: 'Create a WHM package',
-    answer: { status: 201, description: 'The package' },
+    answer: { description: 'The package' },
     example: {
       body: {
         name: 'premium',
