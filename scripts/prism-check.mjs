@@ -6,8 +6,10 @@
 // `@reseller-api/sdk/schemas`) on a freshly reset mock, and for each operation that needs a key the
 // same request without one (401), the same request once more under a 429 fault (the mock's fault
 // answer against the document), and, where the document lists `sandbox_read_only` among the
-// operation's 403 codes, with a sandbox key of the same reseller (403). A new operation with its
-// example is in the session without an edit here. Prism checks every request and every answer against the document, and with `--errors`
+// operation's 403 codes, with a sandbox key of the same reseller (403); then each error example
+// request (`x-error-examples`: an invalid state, a reseller whose WHM is offline), expecting its
+// status and code. A new operation with its examples is in the session without an edit here.
+// Prism checks every request and every answer against the document, and with `--errors`
 // turns a violation into an error answer (and an `sl-violations` header). Any violation, or an
 // answer other than the documented status, fails the check.
 //
@@ -34,7 +36,7 @@ for (const path of [cliPath, schemasPath, prismPath, ...(documentArgument ? [doc
     process.exit(1)
   }
 }
-const { atPointer, exampleRequests } = await import(pathToFileURL(schemasPath).href)
+const { atPointer, errorExampleRequests, exampleRequests } = await import(pathToFileURL(schemasPath).href)
 
 /** Processes started here: every exit path kills them. */
 const children = new Set()
@@ -182,16 +184,15 @@ async function session(mockUrl, documentPath) {
     for (const operation of Object.values(item))
       if (/`sandbox_read_only`/.test(operation?.responses?.['403']?.description ?? ''))
         refusesSandbox.add(operation.operationId)
-  for (const request of requests) {
-    // An event stream never ends: Prism can judge no answer of it.
-    if (request.media === 'text/event-stream') continue
+  /** On a freshly reset mock: runs the setup of `request` if any; its path filled in, or undefined. */
+  const prepare = async (request) => {
     await reset()
     let path = request.path
     if (request.setup) {
       const setup = byId.get(request.setup.operationId)
       if (!setup) {
         failures.push(`${request.operationId}: its setup ${request.setup.operationId} is no operation`)
-        continue
+        return undefined
       }
       const answer = await send(setup, setup.path, setup.key, setup.status)
       for (const [name, pointer] of Object.entries(request.setup.params ?? {}))
@@ -199,8 +200,15 @@ async function session(mockUrl, documentPath) {
     }
     if (/\{\w+\}/.test(path)) {
       failures.push(`${request.operationId}: no example value for a path parameter of ${path}`)
-      continue
+      return undefined
     }
+    return path
+  }
+  for (const request of requests) {
+    // An event stream never ends: Prism can judge no answer of it.
+    if (request.media === 'text/event-stream') continue
+    const path = await prepare(request)
+    if (path === undefined) continue
     await send(request, path, request.key, request.status)
     if (request.key) {
       await reset()
@@ -224,6 +232,13 @@ async function session(mockUrl, documentPath) {
       }
     }
   }
+  // The documented business errors: each operation's error example requests (an invalid state, a
+  // reseller whose WHM is offline), each expected to get its status and its code.
+  const errorRequests = errorExampleRequests(document)
+  for (const request of errorRequests) {
+    const path = await prepare(request)
+    if (path !== undefined) await send(request, path, request.key, request.status, request.code)
+  }
   // Prism also logs violations it does not turn into errors (warnings): those fail the check too.
   const logged = prism
     .output()
@@ -231,7 +246,7 @@ async function session(mockUrl, documentPath) {
     .filter((line) => /violation/i.test(line) && !/\binfo\b/i.test(line))
   if (logged.length > 0) failures.push(...logged.map((line) => `Prism log: ${line.trim()}`))
   console.log(
-    `prism-check: ${sent} requests (${requests.length} operations) through Prism proxy → ${mockUrl}`,
+    `prism-check: ${sent} requests (${requests.length} operations, ${errorRequests.length} error examples) through Prism proxy → ${mockUrl}`,
   )
   if (failures.length > 0) {
     console.error(

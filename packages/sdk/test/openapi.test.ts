@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { AnyEndpoint } from '../src/core/endpoint.js'
-import { exampleRequests } from '../src/openapi/example-requests.js'
+import { serviceDocument } from '../src/openapi/document.js'
+import { errorExampleRequests, exampleRequests } from '../src/openapi/example-requests.js'
 import { buildServiceDocument, serviceSpecs } from '../src/openapi/service.js'
 import { operations } from '../src/operations/index.js'
 
@@ -65,5 +66,67 @@ describe('the published document', () => {
     const strict = buildServiceDocument(examples, { strict: true })
     expect(closed(open.components.schemas.Ticket)).toBe(false)
     expect(closed(strict.components.schemas.Ticket)).toBe(true)
+  })
+
+  it('answers each operation with the success status its declaration gives (201 where it creates)', () => {
+    const document = buildServiceDocument(examples)
+    const specs = serviceSpecs()
+    const successOf = (path: string, method: string) =>
+      Object.keys(document.paths[path]![method]!.responses).filter((status) => /^2\d\d$/.test(status))
+    declarations.forEach((ep, i) => {
+      const spec = specs[i]!
+      expect(successOf(spec.path, spec.method.toLowerCase()), spec.operationId).toEqual([String(ep.status)])
+    })
+    expect(operations.tickets.create.status).toBe(201)
+    expect(operations.tickets.close.status).toBe(200)
+  })
+
+  it('documents business errors with requests of the demo seed that get them', () => {
+    const document = buildServiceDocument(examples)
+    const requests = errorExampleRequests(document)
+    const close = requests.find((r) => r.operationId === 'closeTicket')!
+    expect(close).toMatchObject({
+      code: 'invalid_state',
+      status: 422,
+      method: 'PATCH',
+      path: '/api/v1/support/tickets/4dad036d-ae84-4788-b740-d833dd9f2e15/close',
+      key: 'svc_live_acme_full',
+    })
+    // Another reseller's key where the error is theirs; the rest of the example request kept.
+    expect(
+      requests.find((r) => r.operationId === 'getWhmAccount' && r.code === 'whm_unavailable'),
+    ).toMatchObject({
+      status: 503,
+      path: '/api/v1/reseller/whm/accounts/clienton',
+      key: 'svc_live_beta_full',
+    })
+    for (const request of requests) {
+      const answer =
+        document.paths[request.template]![request.method.toLowerCase()]!.responses[String(request.status)]
+      // The status documents the code, and its example is a captured answer of one of its requests.
+      expect(answer?.description, `${request.operationId} ${request.code}`).toContain(`\`${request.code}\``)
+      const example = (answer!.content as Record<string, { example: { error: { code: string } } }>)[
+        'application/json'
+      ]!.example
+      expect(
+        requests.some((r) => r.operationId === request.operationId && r.code === example.error.code),
+        `${request.operationId} ${request.status}: the example is one of its error examples`,
+      ).toBe(true)
+    }
+    expect(new Set(requests.map((r) => r.code))).toEqual(
+      new Set(['invalid_state', 'whm_unavailable', 'domain_taken', 'not_found']),
+    )
+  })
+
+  it('refuses an error example whose code the operation does not document', () => {
+    const [spec] = serviceSpecs().filter((s) => s.operationId === 'closeTicket')
+    const build = (code: string) =>
+      serviceDocument([{ ...spec!, errorExamples: { [code]: { params: { ticket_uuid: 'x' } } } }], '0.0.0', {
+        names: {},
+      })
+    expect(() => build('invalid_state')).not.toThrow()
+    expect(() => build('domain_taken')).toThrow(
+      'closeTicket: the error example domain_taken is not an error code it documents',
+    )
   })
 })

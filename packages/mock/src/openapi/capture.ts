@@ -4,6 +4,8 @@
  * parameter `example`s, the body's `example`, `x-example-setup`), runs on a freshly reset mock, and
  * its answer is the example. An example that does not answer the documented success status fails
  * the capture. For operations that need a key, the same request without one gives the 401 example.
+ * Each error example request (`x-error-examples`) gives the example of its status (the first one
+ * of a status, where two share it), and fails the capture unless it gets its status and code.
  *
  * `pnpm run openapi:examples` freezes the answers (`packages/sdk/openapi/examples.json` for the
  * service, `control-examples.json` for the control endpoints); `test/api/openapi-examples.test.ts`
@@ -16,6 +18,7 @@ import {
   atPointer,
   type CapturedExample,
   type ExampleRequestOf,
+  errorExampleRequests,
   exampleRequests,
   type OpenApiDocument,
 } from '@reseller-api/sdk/schemas'
@@ -53,25 +56,30 @@ export async function captureExamples(
     const text = await response.text()
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) }
   }
+  /** On a freshly reset mock: runs the setup of `request` if any, and gives its path filled in. */
+  const prepare = async (request: ExampleRequestOf, name: string) => {
+    mock.reset()
+    let path = request.path
+    if (request.setup) {
+      const setup = byId.get(request.setup.operationId)
+      if (!setup) throw new Error(`${name}: no operation ${request.setup.operationId} to set up with`)
+      const answer = await send(setup, setup.path, setup.key)
+      if (answer.status !== setup.status)
+        throw new Error(`${name}: its setup ${setup.operationId} answered ${answer.status}`)
+      for (const [param, pointer] of Object.entries(request.setup.params ?? {})) {
+        const value = atPointer(answer.body, pointer)
+        path = path.replace(`{${param}}`, encodeURIComponent(String(value)))
+      }
+    }
+    if (/\{\w+\}/.test(path)) throw new Error(`${name}: no example value for a path parameter of ${path}`)
+    return path
+  }
   const out: Record<string, CapturedExample> = {}
   try {
     for (const request of requests) {
       if (!capture(request)) continue
       const name = `the example of ${request.operationId}`
-      mock.reset()
-      let path = request.path
-      if (request.setup) {
-        const setup = byId.get(request.setup.operationId)
-        if (!setup) throw new Error(`${name}: no operation ${request.setup.operationId} to set up with`)
-        const answer = await send(setup, setup.path, setup.key)
-        if (answer.status !== setup.status)
-          throw new Error(`${name}: its setup ${setup.operationId} answered ${answer.status}`)
-        for (const [param, pointer] of Object.entries(request.setup.params ?? {})) {
-          const value = atPointer(answer.body, pointer)
-          path = path.replace(`{${param}}`, encodeURIComponent(String(value)))
-        }
-      }
-      if (/\{\w+\}/.test(path)) throw new Error(`${name}: no example value for a path parameter of ${path}`)
+      const path = await prepare(request, name)
       const answer = await send(request, path, request.key)
       if (answer.status !== request.status) {
         throw new Error(
@@ -83,6 +91,18 @@ export async function captureExamples(
         mock.reset()
         out[`${request.operationId} 401`] = await send(request, path, undefined)
       }
+    }
+    for (const request of errorExampleRequests(document)) {
+      if (!capture(request)) continue
+      const name = `the ${request.code} example of ${request.operationId}`
+      const answer = await send(request, await prepare(request, name), request.key)
+      const code = (answer.body as { error?: { code?: unknown } } | null)?.error?.code
+      if (answer.status !== request.status || code !== request.code) {
+        throw new Error(
+          `${name} answered ${answer.status} ${String(code)}, not ${request.status} ${request.code}: ${JSON.stringify(answer.body)}`,
+        )
+      }
+      out[`${request.operationId} ${request.status}`] ??= answer
     }
   } finally {
     mock.reset() // drops the delivery attempts the examples scheduled

@@ -16,17 +16,24 @@ const file = createRequire(import.meta.url).resolve('@reseller-api/sdk/openapi.j
 const published = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument
 const FIX = 'the frozen examples are stale: run `pnpm run openapi:examples` and commit what it writes'
 
-/** The answers the published document holds, keyed as the capture keys them. */
+/**
+ * The answers the published document holds, keyed as the capture keys them: the success, the 401
+ * and the statuses of its error example requests (`x-error-examples`).
+ */
 function documented(document: OpenApiDocument): Record<string, CapturedExample> {
   const out: Record<string, CapturedExample> = {}
   for (const item of Object.values(document.paths)) {
     for (const op of Object.values(item)) {
+      const captured = new Set([
+        '401',
+        ...((op['x-error-examples'] ?? []) as { status: number }[]).map((e) => String(e.status)),
+      ])
       for (const [status, response] of Object.entries(op.responses)) {
         const example = (response.content as Record<string, { example?: unknown }> | undefined)?.[
           'application/json'
         ]?.example
-        if (example === undefined || !/^(2\d\d|401)$/.test(status)) continue
-        out[status === '401' ? `${op.operationId} 401` : op.operationId] = {
+        if (example === undefined || !(/^2\d\d$/.test(status) || captured.has(status))) continue
+        out[/^2\d\d$/.test(status) ? op.operationId : `${op.operationId} ${status}`] = {
           status: Number(status),
           body: example,
         }

@@ -6,7 +6,7 @@
 import { PageNumber } from '../schemas/common.js'
 import { errorExample, errorSchema, errorsOf, FAULT_EXAMPLE } from './errors.js'
 import { isZod, REF, type SchemaBook } from './schema-book.js'
-import type { AnswerSpec, CapturedExample, OperationSpec } from './spec.js'
+import type { AnswerSpec, CapturedExample, ErrorExample, OperationSpec } from './spec.js'
 
 type Json = Record<string, unknown>
 /** @internal One operation object of the document. */
@@ -93,6 +93,8 @@ export function buildOperation(
     ...(example?.setup ? { 'x-example-setup': example.setup } : {}),
     responses: {},
   }
+  const errors = errorsOf(op, names.length > 0)
+  if (op.errorExamples) result['x-error-examples'] = errorExamples(op, errors)
   if (op.body) {
     result.requestBody = {
       required: !op.bodyOptional,
@@ -113,7 +115,7 @@ export function buildOperation(
     ...success(op.answer, schemas, captured?.status === op.answer.status ? captured.body : op.staticExample),
   }
 
-  for (const [status, codes] of errorsOf(op, names.length > 0)) {
+  for (const [status, codes] of errors) {
     const answer = examples[`${op.operationId} ${status}`]?.body ?? errorExample(op, codes)
     result.responses[String(status)] = {
       description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
@@ -129,6 +131,21 @@ export function buildOperation(
     content: { 'application/json': { schema: { $ref: REF('ErrorBody') }, example: FAULT_EXAMPLE } },
   }
   return result
+}
+
+/**
+ * The operation's error example requests, whole: each is its example request with what the error
+ * example changes, under the status that documents its code. A code the operation does not
+ * document fails the build.
+ */
+function errorExamples(op: OperationSpec, errors: Map<number, string[]>): ErrorExample[] {
+  return Object.entries(op.errorExamples ?? {}).map(([code, change]) => {
+    const status = [...errors].find(([, codes]) => codes.includes(code))?.[0]
+    if (status === undefined) {
+      throw new Error(`${op.operationId}: the error example ${code} is not an error code it documents`)
+    }
+    return { code, status, request: { ...op.example, ...change } }
+  })
 }
 
 function success(answer: AnswerSpec, schemas: SchemaBook, example: unknown): Json {

@@ -67,6 +67,7 @@ export function operationSpec(ep: AnyEndpoint, text: OperationText): OperationSp
         : { status: ep.status, data: ep.data, description: text.answer.description },
     ...(text.errors ? { errors: text.errors } : {}),
     example: text.example,
+    ...(text.errorExamples ? { errorExamples: text.errorExamples } : {}),
   }
 }
 

@@ -34,6 +34,23 @@ export interface ExampleRequest {
   setup?: { operationId: string; params?: Record<string, string> }
 }
 
+/**
+ * @internal A request that gets one documented error code, written as what it changes in the
+ * operation's example request (`params`, `query`, `body`, `setup` and `key` each replace the
+ * example's whole). The document holds it whole, in the operation's `x-error-examples`.
+ */
+export interface ErrorExampleRequest extends ExampleRequest {
+  /** The API key to send instead of the document's `x-example-key` (another reseller's, e.g.). */
+  key?: string
+}
+
+/** @internal One entry of an operation's `x-error-examples`: a request and the error it gets. */
+export interface ErrorExample {
+  code: string
+  status: number
+  request: ErrorExampleRequest
+}
+
 /** @internal The texts of one service operation, beside its declaration in `src/operations/`. */
 export interface OperationText {
   /** Unique, camelCase: code generators name methods after it. */
@@ -45,6 +62,12 @@ export interface OperationText {
   /** Business-rule error codes by status, beyond those the access rules and the area imply. */
   errors?: Record<number, string[]>
   example: ExampleRequest
+  /**
+   * Requests of the demo seed that get a documented error code, by that code (an invalid state,
+   * a reseller whose WHM is offline): the mock's answers to them become the examples of their
+   * statuses, and the Prism check sends them.
+   */
+  errorExamples?: Record<string, ErrorExampleRequest>
 }
 
 /** @internal The texts of every declaration of an area, by the same keys: none can be left out. */
@@ -80,6 +103,8 @@ export interface OperationSpec {
   answer: AnswerSpec
   errors?: Record<number, string[]>
   example?: ExampleRequest
+  /** Requests that get a documented error code, by code (see {@link OperationText}). */
+  errorExamples?: Record<string, ErrorExampleRequest>
   /** The success answer's example where no request can capture one (its body). */
   staticExample?: unknown
 }

@@ -7,6 +7,7 @@ import type { OperationTexts } from '../openapi/spec.js'
 import { Id } from '../schemas/common.js'
 import { CpanelUsername, HostingCreateBody, HostingCreated } from '../schemas/hosting.js'
 import { WhmAccount, WhmAccountDeleted } from '../schemas/whm.js'
+import { WHM_OFFLINE } from './whm.js'
 
 const access = { scope: 'reseller:hosting' } as const
 const wireNames = { clientId: 'client_id', username: 'cpanel_username' }
@@ -33,6 +34,11 @@ export const hosting = {
 /** @internal The business errors of provisioning. */
 export const provisioning = { 422: ['quota_exceeded', 'domain_taken', 'insufficient_funds'] }
 
+/** The WHM-offline reseller of the demo seed with its own client (601): the gate answers before the account lookup. */
+const offline = {
+  whm_unavailable: { ...WHM_OFFLINE, params: { client_id: 601, cpanel_username: 'clienton' } },
+}
+
 /** @internal What the OpenAPI document says about each hosting operation. */
 export const hostingTexts: OperationTexts<typeof hosting> = {
   create: {
@@ -44,6 +50,10 @@ export const hostingTexts: OperationTexts<typeof hosting> = {
     answer: { description: 'The account (live) or its simulation (sandbox)' },
     errors: provisioning,
     example: { params: { client_id: 503 }, body: { domain: 'new-site.example', whm_package: 'starter' } },
+    errorExamples: {
+      domain_taken: { body: { domain: 'client-one.example', whm_package: 'starter' } },
+      whm_unavailable: { ...WHM_OFFLINE, params: { client_id: 601 } },
+    },
   },
   suspend: {
     operationId: 'suspendHosting',
@@ -51,6 +61,7 @@ export const hostingTexts: OperationTexts<typeof hosting> = {
     answer: { description: 'The account, suspended' },
     errors: { 422: ['invalid_state'] },
     example: { params: { client_id: 501, cpanel_username: 'clienton' } },
+    errorExamples: { invalid_state: { params: { client_id: 502, cpanel_username: 'clienttw' } }, ...offline },
   },
   unsuspend: {
     operationId: 'unsuspendHosting',
@@ -58,11 +69,13 @@ export const hostingTexts: OperationTexts<typeof hosting> = {
     answer: { description: 'The account, active again' },
     errors: { 422: ['invalid_state'] },
     example: { params: { client_id: 502, cpanel_username: 'clienttw' } },
+    errorExamples: { invalid_state: { params: { client_id: 501, cpanel_username: 'clienton' } }, ...offline },
   },
   delete: {
     operationId: 'deleteHosting',
     summary: "Delete a client's hosting account",
     answer: { description: 'The account is gone; its slot is free' },
     example: { params: { client_id: 501, cpanel_username: 'clienton' } },
+    errorExamples: offline,
   },
 }

@@ -8,7 +8,7 @@ import type { OperationTexts } from '../openapi/spec.js'
 import { HostingCreated, LegacyAccountCreateBody } from '../schemas/hosting.js'
 import { WhmAccount, WhmPackage, WhmUsage } from '../schemas/whm.js'
 import { hosting, provisioning } from './hosting.js'
-import { whm } from './whm.js'
+import { WHM_OFFLINE, whm } from './whm.js'
 
 const access = { scope: 'reseller:hosting' } as const
 
@@ -36,23 +36,34 @@ export const legacyTexts: OperationTexts<typeof legacy> = {
     // The client id is in the body: an unknown client is a 404 that no path parameter implies.
     errors: { 404: ['not_found'], ...provisioning },
     example: { body: { client_id: 503, domain: 'legacy-site.example', whm_package: 'starter' } },
+    errorExamples: {
+      not_found: { body: { client_id: 999, domain: 'legacy-site.example', whm_package: 'starter' } },
+      domain_taken: { body: { client_id: 503, domain: 'client-one.example', whm_package: 'starter' } },
+      whm_unavailable: {
+        ...WHM_OFFLINE,
+        body: { client_id: 601, domain: 'legacy-site.example', whm_package: 'basic' },
+      },
+    },
   },
   listAccounts: {
     operationId: 'listAccountsLegacy',
     summary: 'List the WHM accounts (deprecated path)',
     answer: { description: 'As the successor answers' },
     example: {},
+    errorExamples: { whm_unavailable: WHM_OFFLINE },
   },
   listPackages: {
     operationId: 'listPackagesLegacy',
     summary: 'List the WHM packages (deprecated path)',
     answer: { description: 'As the successor answers' },
     example: {},
+    errorExamples: { whm_unavailable: WHM_OFFLINE },
   },
   usage: {
     operationId: 'getUsageLegacy',
     summary: 'WHM usage (deprecated path)',
     answer: { description: 'As the successor answers' },
     example: {},
+    errorExamples: { whm_unavailable: WHM_OFFLINE },
   },
 }

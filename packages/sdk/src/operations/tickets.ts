@@ -51,6 +51,7 @@ export const tickets = {
 
 /** Tickets of the demo seed (reseller 1) in the state each example needs. */
 const OPEN_TICKET = '75650626-b41b-4d8a-a9c9-26165c76e5fa'
+const CLOSED_TICKET = '4dad036d-ae84-4788-b740-d833dd9f2e15'
 
 /** @internal What the OpenAPI document says about each ticket operation. */
 export const ticketsTexts: OperationTexts<typeof tickets> = {
@@ -86,6 +87,7 @@ export const ticketsTexts: OperationTexts<typeof tickets> = {
     answer: { description: 'The message' },
     errors: { 422: ['invalid_state'] },
     example: { params: { ticket_uuid: OPEN_TICKET }, body: { message: 'Any news?' } },
+    errorExamples: { invalid_state: { params: { ticket_uuid: CLOSED_TICKET } } },
   },
   close: {
     operationId: 'closeTicket',
@@ -93,13 +95,14 @@ export const ticketsTexts: OperationTexts<typeof tickets> = {
     answer: { description: 'The ticket, `closed`' },
     errors: { 422: ['invalid_state'] },
     example: { params: { ticket_uuid: OPEN_TICKET } },
+    errorExamples: { invalid_state: { params: { ticket_uuid: CLOSED_TICKET } } },
   },
   reopen: {
     operationId: 'reopenTicket',
     summary: 'Reopen a `resolved` or `closed` ticket',
     answer: { description: 'The ticket, `open`' },
     errors: { 422: ['invalid_state'] },
-    // A closed ticket of the demo seed.
-    example: { params: { ticket_uuid: '4dad036d-ae84-4788-b740-d833dd9f2e15' } },
+    example: { params: { ticket_uuid: CLOSED_TICKET } },
+    errorExamples: { invalid_state: { params: { ticket_uuid: OPEN_TICKET } } },
   },
 }

@@ -18,6 +18,13 @@ import {
 const access = { scope: 'reseller:hosting' } as const
 const account = { params: { username: CpanelUsername }, access }
 
+/**
+ * @internal The key of the demo seed's reseller whose WHM is offline ("Beta Web"): the error
+ * examples of `whm_unavailable` send it. The WHM gate answers before any lookup.
+ */
+export const WHM_OFFLINE = { key: 'svc_live_beta_full' } as const
+const offline = { whm_unavailable: WHM_OFFLINE }
+
 const usage = endpoint('GET', '/reseller/whm/usage', { access, data: WhmUsage })
 const listAccounts = listEndpoint('/reseller/whm/accounts', { access, item: WhmAccount })
 const listPackages = listEndpoint('/reseller/whm/packages', { access, item: WhmPackage })
@@ -60,18 +67,21 @@ export const whmTexts: OperationTexts<typeof whm> = {
     summary: 'WHM usage and limits of the reseller plan',
     answer: { description: 'Usage and limits' },
     example: {},
+    errorExamples: offline,
   },
   listAccounts: {
     operationId: 'listWhmAccounts',
     summary: 'List the WHM accounts, newest first',
     answer: { description: 'One page of accounts' },
     example: {},
+    errorExamples: offline,
   },
   getAccount: {
     operationId: 'getWhmAccount',
     summary: 'One WHM account',
     answer: { description: 'The account' },
     example: { params: { username: 'clienton' } },
+    errorExamples: offline,
   },
   suspendAccount: {
     operationId: 'suspendWhmAccount',
@@ -79,6 +89,8 @@ export const whmTexts: OperationTexts<typeof whm> = {
     answer: { description: 'The account, suspended' },
     errors: { 422: ['invalid_state'] },
     example: { params: { username: 'clienton' } },
+    // `clienttw` is suspended in the demo seed.
+    errorExamples: { invalid_state: { params: { username: 'clienttw' } }, ...offline },
   },
   unsuspendAccount: {
     operationId: 'unsuspendWhmAccount',
@@ -86,18 +98,21 @@ export const whmTexts: OperationTexts<typeof whm> = {
     answer: { description: 'The account, active again' },
     errors: { 422: ['invalid_state'] },
     example: { params: { username: 'clienttw' } },
+    errorExamples: { invalid_state: { params: { username: 'clienton' } }, ...offline },
   },
   deleteAccount: {
     operationId: 'deleteWhmAccount',
     summary: 'Delete a WHM account',
     answer: { description: 'The account is gone' },
     example: { params: { username: 'clienton' } },
+    errorExamples: offline,
   },
   listPackages: {
     operationId: 'listWhmPackages',
     summary: 'List the WHM packages, newest first',
     answer: { description: 'One page of packages' },
     example: {},
+    errorExamples: offline,
   },
   createPackage: {
     operationId: 'createWhmPackage',
@@ -114,6 +129,7 @@ export const whmTexts: OperationTexts<typeof whm> = {
         maxsub: 20,
       },
     },
+    errorExamples: offline,
   },
   deletePackage: {
     operationId: 'deleteWhmPackage',
@@ -121,5 +137,7 @@ export const whmTexts: OperationTexts<typeof whm> = {
     answer: { description: 'The package is gone' },
     errors: { 422: ['invalid_state'] },
     example: { params: { name: 'unlimited' } },
+    // `clienton` is on `starter`.
+    errorExamples: { invalid_state: { params: { name: 'starter' } }, ...offline },
   },
 }

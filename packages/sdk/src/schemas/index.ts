@@ -21,7 +21,13 @@ export {
   openApiPath,
   withOperations,
 } from '../openapi/document.js'
-export { atPointer, type ExampleRequestOf, exampleRequests } from '../openapi/example-requests.js'
+export {
+  atPointer,
+  type ErrorExampleRequestOf,
+  type ExampleRequestOf,
+  errorExampleRequests,
+  exampleRequests,
+} from '../openapi/example-requests.js'
 export type { AnswerSpec, CapturedExample, ExampleRequest, OperationSpec } from '../openapi/spec.js'
 export { operations } from '../operations/index.js'
 export * from './wire.js'
