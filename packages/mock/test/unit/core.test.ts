@@ -72,14 +72,16 @@ describe('mock.fetch', () => {
   })
 })
 
+/** A mock context on the test seed, below the HTTP layers. */
+const context = () =>
+  createContext({
+    baseUrl: 'https://x.test',
+    insecureWebhooks: false,
+    clock: createClock(),
+    seed: parseSeed(testSeed()),
+  })
+
 describe('core handler', () => {
-  const context = () =>
-    createContext({
-      baseUrl: 'https://x.test',
-      insecureWebhooks: false,
-      clock: createClock(),
-      seed: parseSeed(testSeed()),
-    })
   const request = (method: string, path: string, headers: Record<string, string> = {}) => ({
     method,
     path,
@@ -178,13 +180,6 @@ describe('answers through the bound declaration', () => {
     status: 200,
     envelope: z.object({ data: z.array(Thing) }),
   } as unknown as ListEndpoint<z.output<typeof Thing>>
-  const ctx = () =>
-    createContext({
-      baseUrl: 'https://x.test',
-      insecureWebhooks: false,
-      clock: createClock(),
-      seed: parseSeed(testSeed()),
-    })
   const send = (method: string) => ({
     method,
     path: '/api/v1/things',
@@ -196,7 +191,7 @@ describe('answers through the bound declaration', () => {
   test('call.answer: the declared status, the value through the declared schema (storage fields dropped)', async () => {
     const handle = createHandle(
       [route(create, (call) => call.answer({ id: 1, name: 'a', secret: 'kept in storage' } as never))],
-      ctx(),
+      context(),
     )
     const answer = await handle(send('POST'))
     expect(answer.status).toBe(201)
@@ -204,21 +199,21 @@ describe('answers through the bound declaration', () => {
   })
 
   test('call.answerRecord projects once per version of the record', async () => {
-    const context = ctx()
-    const row = context.store.clients.insert({ id: 9001, reseller_id: 1, name: 'c', email: 'c@x.test' })
-    const project = vi.fn(() => ({ id: 7, name: context.store.clients.get(9001)!.name }))
-    const handle = createHandle([route(create, (call) => call.answerRecord(row, project))], context)
+    const ctx = context()
+    const row = ctx.store.clients.insert({ id: 9001, reseller_id: 1, name: 'c', email: 'c@x.test' })
+    const project = vi.fn(() => ({ id: 7, name: ctx.store.clients.get(9001)!.name }))
+    const handle = createHandle([route(create, (call) => call.answerRecord(row, project))], ctx)
     expect(JSON.parse((await handle(send('POST'))).body).data).toEqual({ id: 7, name: 'c' })
     await handle(send('POST'))
     expect(project).toHaveBeenCalledTimes(1)
-    context.store.clients.update(row, { name: 'renamed' })
+    ctx.store.clients.update(row, { name: 'renamed' })
     expect(JSON.parse((await handle(send('POST'))).body).data).toEqual({ id: 7, name: 'renamed' })
     expect(project).toHaveBeenCalledTimes(2)
   })
 
   test('call.answerPage: newest first, the page of the query, meta of the whole list', async () => {
     const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `n${i + 1}` }))
-    const handle = createHandle([route(list, (call) => call.answerPage(rows))], ctx())
+    const handle = createHandle([route(list, (call) => call.answerPage(rows))], context())
     const second = await handle({ ...send('GET'), query: new URLSearchParams('page=2') })
     expect(second.status).toBe(200)
     const body = JSON.parse(second.body)
@@ -234,7 +229,7 @@ describe('answers through the bound declaration', () => {
           route('GET', '/control', { auth: 'none' }, (call) => call.answer({} as never)),
           route(create, (call) => call.answerPage([])),
         ],
-        ctx(),
+        context(),
       )
       expect((await handle({ ...send('GET'), path: '/control' })).status).toBe(500)
       expect((await handle(send('POST'))).status).toBe(500)
