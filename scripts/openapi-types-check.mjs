@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// A code generator nobody here wrote reads the published OpenAPI document, and the types it makes
+// agree with the SDK's own (CI, .ci/run, after `pnpm run openapi-check`; docs/openapi.md, "Tools
+// that read it"):
+// - openapi-typescript turns packages/sdk/openapi.json into TypeScript, as a user of openapi-fetch
+//   or of any typed client generated from the document would;
+// - for every operation the SDK declares (packages/sdk/src/operations/), a line states that the
+//   generated type of its success answer's `data` (and `meta` for a page) and of its request body
+//   is the same type, both ways, as the SDK's (the output of the declaration's answer schema, the
+//   input of its body schema);
+// - tsc checks those lines. A field, a null, an optional or an enum value the document and the SDK
+//   disagree on fails the check, naming the operation and showing both types.
+//
+// The lines are written from the declarations at run time: a new operation is checked without an
+// edit here. Needs `pnpm build` first (packages/sdk/dist). Exit code 1 on any disagreement.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import openapiTS, { astToString } from 'openapi-typescript'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const sdkDir = join(root, 'packages/sdk')
+const document = JSON.parse(readFileSync(join(sdkDir, 'openapi.json'), 'utf8'))
+const { API_BASE, operations, wirePath } = await import(
+  pathToFileURL(join(sdkDir, 'dist/schemas/index.js')).href
+)
+
+const lines = []
+let checked = 0
+for (const [area, declarations] of Object.entries(operations)) {
+  for (const [name, ep] of Object.entries(declarations)) {
+    const path = API_BASE + wirePath(ep)
+    const id = document.paths[path]?.[ep.method.toLowerCase()]?.operationId
+    if (!id) {
+      console.error(`openapi-types-check: ${area}.${name} (${ep.method} ${path}) is not in the document`)
+      process.exit(1)
+    }
+    const [documented, declared] = [`Success<'${id}', ${ep.status}>`, `typeof sdk.${area}.${name}`]
+    lines.push(
+      `export const ${id}Data: Part<Field<${documented}, 'data'>, Field<Answer<${declared}>, 'data'>, '${id} data'> = true`,
+      `export const ${id}Meta: Part<Field<${documented}, 'meta'>, Field<Answer<${declared}>, 'meta'>, '${id} meta'> = true`,
+      `export const ${id}Body: Part<RequestBody<'${id}'>, Body<${declared}>, '${id} body'> = true`,
+    )
+    checked++
+  }
+}
+
+const agreement = `// Written by scripts/openapi-types-check.mjs: three lines per operation the SDK declares.
+import type * as z from 'zod/mini'
+import type { operations as sdk } from '../src/operations/index.js'
+import type { operations as doc } from './document.js'
+
+/** \`true\` when A and B are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Json<R> = R extends { content: { 'application/json': infer J } } ? J : never
+type Success<Id extends keyof doc, S extends number> = Json<doc[Id]['responses'][S & keyof doc[Id]['responses']]>
+type RequestBody<Id extends keyof doc> = Json<NonNullable<doc[Id]['requestBody']>>
+type Answer<E> = E extends { readonly envelope: z.ZodMiniType<infer A> } ? A : never
+type Body<E> = E extends { readonly body: infer B } ? (B extends z.ZodMiniType ? z.input<B> : never) : never
+type Field<T, K extends string> = T extends { [P in K]: infer V } ? V : never
+/** \`true\`, or (failing its line) the part the document and the SDK disagree on, with both types. */
+type Part<Document, Sdk, Name extends string> = Same<Document, Sdk> extends true
+  ? true
+  : { [K in Name]: { document: Document; sdk: Sdk } }
+
+${lines.join('\n')}
+`
+
+// Inside the SDK package, so that zod and the SDK's sources resolve as they do for its own tests.
+const dir = mkdtempSync(join(sdkDir, '.openapi-types-'))
+try {
+  writeFileSync(join(dir, 'document.ts'), astToString(await openapiTS(document)))
+  writeFileSync(join(dir, 'agreement.ts'), agreement)
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: '../../../tsconfig.base.json', include: ['*.ts'] }),
+  )
+  try {
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', dir, '--noErrorTruncation'], {
+      stdio: 'pipe',
+      encoding: 'utf8',
+    })
+  } catch (error) {
+    console.error(`openapi-types-check: the generated types and the SDK's disagree:\n${error.stdout}`)
+    process.exitCode = 1
+  }
+  if (!process.exitCode) {
+    console.log(
+      `openapi-types-check: openapi-typescript's types of ${checked} operations agree with the SDK's (answers, pages, bodies)`,
+    )
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
