@@ -17,8 +17,9 @@ import { JournalEntry, JournalQuery } from '../journal/schema.js'
 /** What the document says about a control endpoint: everything but what its key tells. */
 export type ControlText = Omit<OperationSpec, 'method' | 'path' | 'auth' | 'tag'>
 
-/** An `open` ticket of the demo seed (reseller 1). */
+/** An `open` and a `closed` ticket of the demo seed (reseller 1). */
 const OPEN_TICKET = '75650626-b41b-4d8a-a9c9-26165c76e5fa'
+const CLOSED_TICKET = '4dad036d-ae84-4788-b740-d833dd9f2e15'
 /** A new ticket sends `ticket.created` to the demo's general webhook `wh_demo`: a delivery. */
 const delivery = { operationId: 'createTicket' }
 
@@ -42,6 +43,7 @@ export const controlOperations: Record<string, ControlText> = {
     errors: { 422: ['invalid_state'] },
     pathParams: { uuid: Uuid },
     example: { params: { uuid: OPEN_TICKET }, body: { message: 'We are on it.' } },
+    errorExamples: { invalid_state: { params: { uuid: CLOSED_TICKET } } },
   },
   'PATCH /__mock/tickets/:uuid': {
     operationId: 'mockSetTicketStatus',
@@ -151,6 +153,7 @@ export const controlOperations: Record<string, ControlText> = {
     answer: { status: 200, data: FaultJson, description: 'The fault removed' },
     // Fault ids keep counting across resets: the id is the one the setup's answer names.
     example: { setup: { operationId: 'mockAddFault', params: { id: '/data/id' } } },
+    errorExamples: { not_found: { params: { id: 'flt_none' }, setup: undefined } },
   },
   'GET /__mock/clock': {
     operationId: 'mockClock',
@@ -197,6 +200,7 @@ export const controlOperations: Record<string, ControlText> = {
     answer: { status: 201, data: DeliveryView, description: 'The new delivery' },
     // Delivery ids come from a generator the reset seeds again: the first delivery's is always this one.
     example: { params: { delivery_id: 'dlv_ef59868d6599bb3e3c137e48a32557c2' }, setup: delivery },
+    errorExamples: { not_found: { params: { delivery_id: 'dlv_none' }, setup: undefined } },
   },
   'GET /__mock/openapi.json': {
     operationId: 'mockOpenApi',
