@@ -1,7 +1,8 @@
 /**
  * Route definitions. A service route binds `resolve` to the SDK's declaration of its operation
- * (method, path, access, deprecation: `operations` of `@reseller-api/sdk/schemas`); a control
- * route is `(method, path pattern, access rules, resolve)`. The core checks
+ * (method, path, access, deprecation: `operations` of `@reseller-api/sdk/schemas`), reads its body
+ * and answers through it (`call.body()`, `call.answer…`); a control route is `(method, path
+ * pattern, access rules, resolve)`. The core checks
  * access in the documented order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
  * continues it: look up the resources of the path first (404), then read the body or query (422),
  * then apply business rules.
