@@ -92,14 +92,21 @@ function deriveObject(schema: z.ZodMiniType, def: Def): Read {
   const asZod = byZod(schema)
   return (value, path, issues, policy) => {
     if (!isPlainObject(value)) return asZod(value, path, issues, policy)
+    let present = 0
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string
       const field = value[key]
+      if (field !== undefined) present++
       path.push(key)
       const out = (fields[i] as Read)(field, path, issues, policy)
       path.pop()
       if (out !== field) value[key] = out
     }
+    // Parsed JSON has no `undefined` and no inherited keys: as many own keys as declared ones
+    // present means none is added, without building the key list (the common answer).
+    let own = 0
+    for (const _ in value) own++
+    if (own === present) return value
     for (const key of Object.keys(value)) {
       if (known.has(key)) continue
       if (policy.strict) {
