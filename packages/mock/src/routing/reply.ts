@@ -10,27 +10,12 @@ import { rowVersion } from '../state/table.js'
 import type { MockResponse } from './types.js'
 
 /** Turns stored records into wire JSON through a wire schema, cached per record version. */
-export interface Serializer<T extends object> {
+export interface Serializer {
   /**
    * The wire JSON of `row`, or of `project()` when given: a value derived from `row` (and from
    * records whose every visible change also updates `row`), cached under `row`'s version.
    */
-  json(row: T, project?: () => unknown): string
-}
-
-/** A cached serializer through `schema` (a wire schema of the SDK). */
-export function serializer<T extends object>(schema: z.ZodMiniType): Serializer<T> {
-  const cache = new WeakMap<object, { version: number; json: string }>()
-  return {
-    json(row, project) {
-      const version = rowVersion(row)
-      const hit = cache.get(row)
-      if (hit !== undefined && hit.version === version) return hit.json
-      const json = JSON.stringify(schema.parse(project ? project() : row))
-      cache.set(row, { version, json })
-      return json
-    },
-  }
+  json(row: object, project?: () => unknown): string
 }
 
 /** A JSON answer with a body already serialized. */
@@ -44,16 +29,27 @@ export function jsonAnswer(status: number, body: string, headers?: Record<string
   }
 }
 
-const serializers = new WeakMap<object, Serializer<object>>()
+const serializers = new WeakMap<object, Serializer>()
 
 /**
- * The cached serializer of `owner` (a declaration) through `schema`: one cache per owner, so two
- * operations that answer the same record with different projections never share an entry.
+ * The cached serializer of `owner` (a declaration) through `schema`, a wire schema of the SDK: one
+ * cache per owner, so two operations that answer the same record with different projections never
+ * share an entry.
  */
-export function serializerOf(owner: object, schema: z.ZodMiniType): Serializer<object> {
+export function serializerOf(owner: object, schema: z.ZodMiniType): Serializer {
   let found = serializers.get(owner)
   if (found === undefined) {
-    found = serializer<object>(schema)
+    const cache = new WeakMap<object, { version: number; json: string }>()
+    found = {
+      json(row, project) {
+        const version = rowVersion(row)
+        const hit = cache.get(row)
+        if (hit !== undefined && hit.version === version) return hit.json
+        const json = JSON.stringify(schema.parse(project ? project() : row))
+        cache.set(row, { version, json })
+        return json
+      },
+    }
     serializers.set(owner, found)
   }
   return found
@@ -65,9 +61,9 @@ export function data(schema: z.ZodMiniType, value: unknown, status = 200): MockR
 }
 
 /** `{ success: true, data }` for a stored record, through a cached serializer. */
-export function record<T extends object>(
-  serialize: Serializer<T>,
-  row: T,
+export function record(
+  serialize: Serializer,
+  row: object,
   status = 200,
   project?: () => unknown,
 ): MockResponse {
@@ -79,11 +75,7 @@ export function record<T extends object>(
  * them); the page is a reversed slice of it, so its cost does not depend on the list's length.
  * A page beyond the end answers empty `data` with correct `meta`.
  */
-export function page<T extends object>(
-  serialize: Serializer<T>,
-  rows: readonly T[],
-  pageNumber: number,
-): MockResponse {
+export function page(serialize: Serializer, rows: readonly object[], pageNumber: number): MockResponse {
   const total = rows.length
   const first = total - 1 - (pageNumber - 1) * PAGE_SIZE
   const last = Math.max(first - PAGE_SIZE + 1, 0)
