@@ -4,7 +4,9 @@
  * compared and what is masked is listed in docs/keeping-the-mock-honest.md, "What is compared".
  */
 import { ID_FIELDS, type IdMap } from './ids.js'
+import { MASKED, maskedFields, TIME_FIELDS } from './masks.js'
 import { allowedStrings, childSchemas, type OpenApiLike, responseSchemas } from './openapi-lookup.js'
+import { ruleBreaks } from './openapi-rules.js'
 
 export { IdMap } from './ids.js'
 export type { OpenApiLike } from './openapi-lookup.js'
@@ -30,6 +32,8 @@ export interface Difference {
   kind: string
   upstream: unknown
   mock: unknown
+  /** Kind `rule` only: which side breaks which rule of the document (`upstream: must match pattern /^sb_/`). */
+  rule?: string
 }
 
 /** The kinds of {@link Difference}. */
@@ -46,6 +50,7 @@ export const DIFFERENCE_KINDS = [
   'pagination',
   'order',
   'length',
+  'rule',
 ] as const
 /** What a {@link Difference} is about. */
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number]
@@ -74,61 +79,6 @@ const HEADERS: { name: string; value: boolean }[] = [
   { name: 'deprecation', value: true },
   { name: 'link', value: true },
 ]
-
-/** Fields holding a time: their value is compared only when it came from the import. */
-const TIME_FIELDS = new Set([
-  'created_at',
-  'updated_at',
-  'attempted_at',
-  'next_attempt_at',
-  'suspended_at',
-  'due_at',
-])
-
-/**
- * Values masked whatever they hold (compared by type only): prose the service words its own way,
- * and values generated per request. Pointers as regular expressions on the JSON pointer.
- */
-const MASKED: { pointer: RegExp; why: string }[] = [
-  { pointer: /^\/error\/message$/, why: 'error prose is the service’s wording' },
-  { pointer: /^\/error\/fields\/.+$/, why: 'field messages are prose; the field names are compared' },
-  { pointer: /^\/data\/password$/, why: 'a simulated account’s password is generated' },
-  { pointer: /^\/data\/secret$/, why: 'a webhook secret is generated' },
-  { pointer: /^\/data\/message$/, why: 'the sandbox notice is prose' },
-]
-
-/**
- * What a webhook receiver did, as a delivery (marked by `delivery_id`) or a reseller webhook test
- * (marked by `delivered`) reports it. It depends on a receiver outside both sides (unreachable from
- * an offline replay, answering as it pleases), so for an attempt made during the run these fields
- * are masked, presence included; the document's rules still hold for each side. A delivery the
- * import brought was attempted again during the run when either side shows an attempt time the
- * import did not bring; a test's result is always of the run.
- */
-const RECEIVER_OUTCOMES: {
-  marker: string
-  fields: ReadonlySet<string>
-  ofTheRun: (up: Record<string, unknown>, mock: Record<string, unknown>, ids: IdMap) => boolean
-}[] = [
-  {
-    marker: 'delivery_id',
-    fields: new Set([
-      'status',
-      'http_status',
-      'duration_ms',
-      'error',
-      'retries',
-      'attempted_at',
-      'next_attempt_at',
-    ]),
-    ofTheRun: (up, mock, ids) =>
-      ids.madeDuringRun(up) ||
-      [up.attempted_at, mock.attempted_at].some((at) => typeof at === 'string' && !ids.isKnown(at)),
-  },
-  { marker: 'delivered', fields: new Set(['delivered', 'status_code', 'error']), ofTheRun: () => true },
-]
-
-const NOTHING_MASKED: ReadonlySet<string> = new Set()
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/
 
@@ -223,7 +173,7 @@ class BodyComparison {
     pointer: string,
     schemas: Record<string, unknown>[],
   ): void {
-    const masked = this.#maskedFields(up, mock)
+    const masked = maskedFields(up, mock, this.#ids)
     for (const [key, value] of Object.entries(up)) {
       if (masked.has(key)) continue
       const at = `${pointer}/${escapePointer(key)}`
@@ -234,27 +184,6 @@ class BodyComparison {
       if (!(key in up) && !masked.has(key))
         this.add(`${pointer}/${escapePointer(key)}`, 'extra', undefined, value)
     }
-  }
-
-  /**
-   * The fields that cannot agree: the integer ids of a record made during the run (each side
-   * numbers records its own way) and what a webhook receiver did in an attempt of the run.
-   */
-  #maskedFields(up: Record<string, unknown>, mock: Record<string, unknown>): ReadonlySet<string> {
-    let masked: Set<string> | undefined
-    const mask = (field: string) => {
-      masked ??= new Set()
-      masked.add(field)
-    }
-    if (this.#ids.madeDuringRun(up)) {
-      for (const [key, value] of Object.entries(up))
-        if (ID_FIELDS.has(key) && typeof value === 'number' && typeof mock[key] === 'number') mask(key)
-    }
-    for (const { marker, fields, ofTheRun } of RECEIVER_OUTCOMES) {
-      if (marker in up && marker in mock && ofTheRun(up, mock, this.#ids))
-        for (const field of fields) mask(field)
-    }
-    return masked ?? NOTHING_MASKED
   }
 
   array(up: unknown[], mock: unknown[], pointer: string, schemas: Record<string, unknown>[]): void {
@@ -307,6 +236,53 @@ function compareHeaders(upstream: Exchange, mock: Exchange, out: BodyComparison)
   }
 }
 
+/** The value at a JSON pointer of `body` (`undefined` where there is none). */
+function valueAt(body: unknown, pointer: string): unknown {
+  let value = body
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (Array.isArray(value)) value = value[Number(key)]
+    else if (isObject(value) && Object.hasOwn(value, key)) value = value[key]
+    else return undefined
+  }
+  return value
+}
+
+/** Kinds that already say a value breaks the document: a rule break at their pointer is not told twice. */
+const RULE_KINDS: ReadonlySet<string> = new Set(['type', 'enum', 'timestamp_format'])
+
+/**
+ * The values of either answer that break a rule the document states for them (pattern, format,
+ * const, enum, bounds), masked or not: one `rule` difference per pointer, naming side and rule.
+ */
+function compareRules(
+  upstream: Exchange,
+  mock: Exchange,
+  context: CompareContext,
+  out: BodyComparison,
+): void {
+  const rules = new Map<string, string[]>()
+  const note = (side: string, breaks: { pointer: string; rule: string }[]) => {
+    for (const { pointer, rule } of breaks)
+      rules.set(pointer, [...(rules.get(pointer) ?? []), `${side}: ${rule}`])
+  }
+  note(
+    'upstream',
+    ruleBreaks(context.openapi, upstream.method, upstream.path, upstream.status, upstream.body),
+  )
+  note('mock', ruleBreaks(context.openapi, mock.method, mock.path, mock.status, mock.body))
+  for (const [pointer, broken] of rules) {
+    if (out.differences.some((d) => d.pointer === pointer && RULE_KINDS.has(d.kind))) continue
+    out.differences.push({
+      pointer,
+      kind: 'rule',
+      upstream: valueAt(upstream.body, pointer),
+      mock: valueAt(mock.body, pointer),
+      rule: broken.join('; '),
+    })
+  }
+}
+
 function errorCode(body: unknown): unknown {
   return isObject(body) && isObject(body.error) ? body.error.code : undefined
 }
@@ -314,8 +290,9 @@ function errorCode(body: unknown): unknown {
 /**
  * Compares one step: status, `error.code`, the headers the SDK relies on, then the body (shape,
  * JSON types, enum values outside `context.openapi`, timestamp formats, stable values, pagination,
- * list order). Ids that differ and did not come from the import are learned into `context.ids`
- * first, so that later steps map them.
+ * list order), then the document's rules on each side's values, masked ones included. Ids that
+ * differ and did not come from the import are learned into `context.ids` first, so that later
+ * steps map them.
  */
 export function compareExchange(
   name: string,
@@ -352,6 +329,7 @@ export function compareExchange(
       out.value(upstream.body, mock.body, '', schemas)
     }
   }
+  compareRules(upstream, mock, context, out)
   return {
     name,
     method: upstream.method,

@@ -293,6 +293,91 @@ describe('IdMap', () => {
   })
 })
 
+describe('the rules of the document', () => {
+  /** A sandbox-style answer: one of two shapes told apart by `sandbox`, a username and a secret with rules. */
+  const ruled = {
+    paths: {
+      '/api/v1/accounts': {
+        post: {
+          responses: {
+            '201': {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      data: {
+                        oneOf: [
+                          {
+                            type: 'object',
+                            properties: { sandbox: { const: false }, username: { type: 'string' } },
+                          },
+                          {
+                            type: 'object',
+                            properties: {
+                              sandbox: { const: true },
+                              username: { type: 'string', pattern: '^sb_' },
+                              secret: { type: 'string', minLength: 8 },
+                              kind: { type: 'string', enum: ['a', 'b'] },
+                            },
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  }
+  const post = (data: unknown) =>
+    ex({ success: true, data }, { method: 'POST', path: '/api/v1/accounts', status: 201 })
+  const rules = (up: unknown, mock: unknown) =>
+    compareExchange('step', post(up), post(mock), { ids: new IdMap(), openapi: ruled }).differences
+
+  it('checks a masked or mapped value against its rules on both sides, in the branch of the union it belongs to', () => {
+    const good = { sandbox: true, username: 'sb_shop', secret: 'long enough', kind: 'a' }
+    expect(rules(good, { ...good, username: 'sb_other', secret: 'also long enough' })).toEqual([])
+    expect(rules({ ...good, username: 'sandbox_shop' }, good)).toEqual([
+      {
+        pointer: '/data/username',
+        kind: 'rule',
+        upstream: 'sandbox_shop',
+        mock: 'sb_shop',
+        rule: 'upstream: Invalid string: must match pattern /^sb_/',
+      },
+    ])
+    expect(rules(good, { ...good, secret: 'short' })).toEqual([
+      {
+        pointer: '/data/secret',
+        kind: 'rule',
+        upstream: 'long enough',
+        mock: 'short',
+        rule: expect.stringMatching(/^mock: .*>=8 characters/),
+      },
+    ])
+    // Both sides: one difference naming both.
+    expect(rules({ ...good, username: 'x' }, { ...good, username: 'y' })).toEqual([
+      expect.objectContaining({
+        pointer: '/data/username',
+        rule: expect.stringMatching(/^upstream: .*; mock: /),
+      }),
+    ])
+    // The other branch has no such rule: a live answer's username is free.
+    expect(rules({ sandbox: false, username: 'x' }, { sandbox: false, username: 'x' })).toEqual([])
+  })
+
+  it('tells a value outside an enum once, as enum', () => {
+    const good = { sandbox: true, username: 'sb_shop', secret: 'long enough', kind: 'a' }
+    expect(rules({ ...good, kind: 'c' }, good)).toEqual([
+      { pointer: '/data/kind', kind: 'enum', upstream: 'c', mock: 'a' },
+    ])
+  })
+})
+
 describe('allow file and reports', () => {
   const steps = [
     {
