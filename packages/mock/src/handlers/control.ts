@@ -2,28 +2,13 @@
  * Control endpoints, under `{baseUrl}/__mock/`, no key needed: the operator's and
  * the test's hand on the state. The clock's are in `clock.ts`, `POST /__mock/events` in `events.ts`.
  */
-import { MessageText, Ticket, TicketMessage, TicketStatus } from '@reseller-api/sdk/schemas'
-import * as z from 'zod/mini'
+import { Ticket } from '@reseller-api/sdk/schemas'
+import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../control/schemas.js'
 import { findAnyTicket, setTicketStatus, staffReply } from '../domain/tickets.js'
 import { data, jsonAnswer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 
 const open = { auth: 'none' } as const
-
-/** Body of `POST /__mock/tickets/{uuid}/replies`. */
-export const StaffReplyBody = z.strictObject({
-  message: MessageText,
-  internal: z._default(z.boolean(), false),
-})
-
-/** Body of `PATCH /__mock/tickets/{uuid}`. */
-export const TicketStatusBody = z.strictObject({ status: TicketStatus })
-
-/** Answer of a staff reply: the message, and whether it is an internal note. */
-export const StaffReply = z.extend(TicketMessage, { internal: z.boolean() })
-
-/** Answer of `POST /__mock/reset`. */
-export const ResetDone = z.object({ reset: z.literal(true) })
 
 export const controlRoutes: Route[] = [
   route(

@@ -7,22 +7,14 @@ import { GeneralEvent, operations, ResellerEvent } from '@reseller-api/sdk/schem
 import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
 import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
+import { DeliveryView } from '../control/schemas.js'
 import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../errors.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { withUtcOffset } from '../state/clock.js'
-import { DeliveryRow } from '../state/schemas.js'
+import type { DeliveryRow } from '../state/schemas.js'
 import { RESELLER_WEBHOOK_ID } from '../webhooks/dispatcher.js'
-
-/**
- * A delivery as the operator sees it (`GET /__mock/deliveries`): the stored record, the URL it goes
- * to now and the `x-service-signature` header its attempts carry (`null` once its webhook is gone).
- */
-export const DeliveryView = z.extend(DeliveryRow, {
-  url: z.nullable(z.string()),
-  signature: z.nullable(z.string()),
-})
 
 /** The delivery view of a record: where it goes and how it is signed, with the webhook's current secret. */
 async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.infer<typeof DeliveryView>> {

@@ -1,11 +1,11 @@
 /** Faults over HTTP: `POST`, `GET`, `DELETE /__mock/faults`, `DELETE /__mock/faults/{id}`. */
 import * as z from 'zod/mini'
+import { Cleared } from '../control/schemas.js'
 import { errors } from '../errors.js'
 import { faultJson } from '../faults/registry.js'
 import { FaultJson } from '../faults/schema.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
-import { Cleared } from './journal.js'
 
 const open = { auth: 'none' } as const
 const Faults = z.array(FaultJson)

@@ -1,13 +1,11 @@
 /** The request journal over HTTP: `GET` and `DELETE /__mock/requests`. */
 import * as z from 'zod/mini'
+import { Cleared } from '../control/schemas.js'
 import { JournalEntry, JournalQuery } from '../journal/schema.js'
 import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 
 const open = { auth: 'none' } as const
-
-/** Answer of a `DELETE` that empties a list: how many items it removed. */
-export const Cleared = z.object({ cleared: z.int() })
 
 const Entries = z.array(JournalEntry)
 

@@ -6,12 +6,18 @@
  */
 import { type OperationSpec, Ticket, Uuid, WebhookEvent } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
+import {
+  Cleared,
+  ClockAdvanceBody,
+  ClockState,
+  DeliveryView,
+  ResetDone,
+  StaffReply,
+  StaffReplyBody,
+  TicketStatusBody,
+} from '../control/schemas.js'
 import { EmitEventBody } from '../domain/events.js'
 import { FaultJson, FaultSpec } from '../faults/schema.js'
-import { ClockAdvanceBody, ClockState } from '../handlers/clock.js'
-import { ResetDone, StaffReply, StaffReplyBody, TicketStatusBody } from '../handlers/control.js'
-import { DeliveryView } from '../handlers/deliveries.js'
-import { Cleared } from '../handlers/journal.js'
 import { JournalEntry, JournalQuery } from '../journal/schema.js'
 
 /** What the document says about a control endpoint: everything but what its key tells. */

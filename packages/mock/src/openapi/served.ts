@@ -15,11 +15,9 @@ import {
   openApiPath,
   withOperations,
 } from '@reseller-api/sdk/schemas'
+import * as control from '../control/schemas.js'
 import * as emit from '../domain/events.js'
 import * as faults from '../faults/schema.js'
-import * as clock from '../handlers/clock.js'
-import * as control from '../handlers/control.js'
-import * as deliveries from '../handlers/deliveries.js'
 import * as journal from '../journal/schema.js'
 import frozen from './control-examples.json' with { type: 'json' }
 import { controlOperations, serverOnlyOperations } from './control-operations.js'
@@ -28,11 +26,9 @@ import { controlOperations, serverOnlyOperations } from './control-operations.js
 export const schemaNames: Record<string, unknown> = {
   ...sdk,
   ...control,
-  ...clock,
   ...journal,
   ...faults,
   ...emit,
-  ...deliveries,
 }
 
 /** Every control endpoint's spec, from its text and its key (`METHOD path`, as the route table writes it). */
