@@ -1,11 +1,15 @@
 /**
  * The control endpoints in typed, in-process form: `mock.state()`,
- * `mock.tickets.staffReply/setStatus`, `mock.emit`. Each action goes through the very route its
- * endpoint runs (same checks, same transaction, same events), so the two never drift; a refusal
+ * `mock.tickets.staffReply/setStatus`, `mock.emit`. Each action sends the request of its endpoint's
+ * declaration (`control/operations.ts`) through the very route that answers it (same checks, same
+ * transaction, same events), so the two never drift; a refusal
  * rejects with a {@link ApiError} carrying the status, code and fields the endpoint would answer.
  */
 import type { FieldErrors, Ticket, TicketStatus } from '@reseller-api/sdk/schemas'
+import type * as z from 'zod/mini'
 import type { MockContext } from './context.js'
+import { type ControlEndpoint, controlPath } from './control/endpoint.js'
+import { control } from './control/operations.js'
 import type { EmitEventInput, EmittedEvent, MockState, StaffReplyResult } from './control/types.js'
 import { ApiError } from './errors.js'
 import type { MockHandler } from './routing/types.js'
@@ -42,14 +46,21 @@ const noHeaders = { get: () => null }
 
 /** Creates the in-process controls of a mock over its route handler. */
 export function createControls(handle: MockHandler, context: MockContext): MockControls {
-  /** Runs a control request through the routes; resolves `data`, or rejects with the answer's error. */
-  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  /**
+   * Runs the request of a control declaration through the routes; resolves its `data` (already
+   * through the declaration's schema on the way out), or rejects with the answer's error.
+   */
+  const send = async <E extends ControlEndpoint>(
+    declaration: E,
+    params: Readonly<Record<string, string>> | undefined,
+    body: unknown,
+  ): Promise<z.output<E['data']>> => {
     const answer = await handle({
-      method,
-      path,
+      method: declaration.method,
+      path: controlPath(declaration, params),
       query: new URLSearchParams(),
       headers: noHeaders,
-      body: body === undefined ? '' : JSON.stringify(body),
+      body: JSON.stringify(body),
     })
     const parsed = answer.body === '' ? undefined : JSON.parse(answer.body)
     if (answer.status >= 400) {
@@ -58,19 +69,13 @@ export function createControls(handle: MockHandler, context: MockContext): MockC
     }
     return parsed?.data
   }
-  const ticketPath = (uuid: string) => {
-    if (typeof uuid !== 'string' || uuid === '')
-      throw new TypeError('the ticket uuid must be a non-empty string')
-    return `/__mock/tickets/${encodeURIComponent(uuid)}`
-  }
   return {
     // The same JSON the endpoint answers, without the round trip through a request.
     state: () => JSON.parse(JSON.stringify(context.store.snapshot({ copy: false }))),
     tickets: {
-      staffReply: async (uuid, reply) =>
-        (await control('POST', `${ticketPath(uuid)}/replies`, reply)) as StaffReplyResult,
-      setStatus: async (uuid, status) => (await control('PATCH', ticketPath(uuid), { status })) as Ticket,
+      staffReply: (uuid, reply) => send(control.tickets.staffReply, { uuid }, reply),
+      setStatus: (uuid, status) => send(control.tickets.setStatus, { uuid }, { status }),
     },
-    emit: async (input) => (await control('POST', '/__mock/events', input)) as never,
+    emit: async (input) => (await send(control.events.emit, undefined, input)) as never,
   }
 }

@@ -19,7 +19,7 @@ import type { FieldErrors, Ticket, TicketStatus } from '@reseller-api/sdk/schema
 import type * as z from 'zod/mini'
 import type { FaultJson, FaultSpec } from '../faults/schema.js'
 import type { JournalEntry, JournalFilter } from '../journal/schema.js'
-import type { ControlEndpoint, RawControlEndpoint } from './endpoint.js'
+import { type ControlEndpoint, controlPath, type RawControlEndpoint } from './endpoint.js'
 import { control } from './operations.js'
 import type { ClockState, DeliveryView, ResetDone } from './schemas.js'
 import type { EmitEventInput, EmittedEvent, MockState, StaffReplyResult } from './types.js'
@@ -155,20 +155,6 @@ export interface ControlClient {
   call<E extends ControlEndpoint>(declaration: E, request?: ControlRequest<E>): Promise<DataOf<E>>
 }
 
-/** `{name}` placeholders of `path` filled with `params`, each URI-encoded. */
-function fillPath(path: string, params: Readonly<Record<string, string>> = {}): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name]
-    // '' would match no route (or another one), '.' and '..' would move the URL to another path.
-    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-      throw new TypeError(
-        `${name} must be a non-empty string other than "." and ".." (got ${JSON.stringify(value)})`,
-      )
-    }
-    return encodeURIComponent(value)
-  })
-}
-
 /** The journal filter as query parameters (`status: null` → `status=null`). */
 function journalQuery(filter: JournalFilter = {}): URLSearchParams {
   const query = new URLSearchParams()
@@ -206,7 +192,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     declaration: ControlEndpoint | RawControlEndpoint,
     request: { params?: Readonly<Record<string, string>>; query?: URLSearchParams; body?: unknown },
   ) => {
-    const path = fillPath(declaration.path, request.params)
+    const path = controlPath(declaration, request.params)
     const search = request.query && request.query.size > 0 ? `?${request.query}` : ''
     const name = `${declaration.method} ${path}`
     const init: RequestInit = { method: declaration.method, headers: { accept: 'application/json' } }

@@ -122,6 +122,26 @@ function checkedPath(path: string): string {
   return path
 }
 
+/**
+ * The path of a request to `declaration`: its `{name}` placeholders filled with `params`, each
+ * URI-encoded. A TypeError, naming the parameter, for a value that would match no route or move the
+ * request to another path (`''`, `.`, `..`).
+ */
+export function controlPath(
+  declaration: Pick<AnyControlEndpoint, 'path'>,
+  params: Readonly<Record<string, string>> = {},
+): string {
+  return declaration.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name]
+    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+      throw new TypeError(
+        `${name} must be a non-empty string other than "." and ".." (got ${JSON.stringify(value)})`,
+      )
+    }
+    return encodeURIComponent(value)
+  })
+}
+
 /** Whether `declaration` is a control endpoint's (not one of the SDK's operations). */
 export function isControlEndpoint(declaration: object): declaration is AnyControlEndpoint {
   return (declaration as { control?: unknown }).control === true
