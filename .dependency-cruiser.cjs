@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^packages/mock/|@reseller-api/mock' },
     },
     {
+      name: 'sdk-schemas-are-the-bottom-layer',
+      comment:
+        "The SDK's schemas (src/schemas/) import nothing else of the SDK: core/, operations/, resources/, the OpenAPI generator and the entries are built on them, never under them. The @reseller-api/sdk/schemas entry, which also re-exports the declarations for the mock, is src/schemas.ts, outside the layer.",
+      severity: 'error',
+      from: { path: '^packages/sdk/src/schemas/' },
+      to: { path: '^packages/sdk/src/', pathNot: '^packages/sdk/src/schemas/' },
+    },
+    {
       name: 'sdk-client-without-the-document-generator',
       comment:
         "The SDK's runtime entries reach nothing of the OpenAPI generator but its types: the document's texts and the generator stay out of the client and webhooks bundles (the operation declarations carry no text).",
