@@ -187,7 +187,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   }
   const send = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init))
 
-  /** Sends one request; resolves the answer's status, media type and JSON body (`undefined`: not JSON). */
+  /** Sends one request; resolves the answer's status and JSON body (`undefined`: empty or not JSON). */
   const exchange = async (
     declaration: ControlEndpoint | RawControlEndpoint,
     request: { params?: Readonly<Record<string, string>>; query?: URLSearchParams; body?: unknown },
@@ -202,8 +202,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     }
     if (options.signal) init.signal = options.signal
     let response: Response
+    let text: string
     try {
       response = await send(`${baseUrl}${path}${search}`, init)
+      text = await response.text()
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
       throw new ControlError(
@@ -215,7 +217,6 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         { cause: error },
       )
     }
-    const text = await response.text()
     let body: unknown
     try {
       body = text === '' ? undefined : JSON.parse(text)
