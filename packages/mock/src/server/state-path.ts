@@ -19,14 +19,10 @@ import { hostname } from 'node:os'
 /** A state file that cannot be used: the message is one line that names the file and what to do. */
 export class StateFileError extends Error {
   override readonly name = 'StateFileError'
-  /** Caused by the command line (another seed without --adopt-seed) rather than by the file. */
-  readonly usage: boolean
   constructor(
     readonly path: string,
     problem: string,
     options?: ErrorOptions & {
-      /** The command line asked for it (another seed): the CLI points to --help. */
-      usage?: boolean
       /** The file stays as it was (the default); `false` when the problem is that it cannot be written. */
       untouched?: boolean
     },
@@ -37,7 +33,6 @@ export class StateFileError extends Error {
       `state file ${path}: ${line}${options?.untouched === false ? '' : '; the file was left untouched'}`,
       options,
     )
-    this.usage = options?.usage ?? false
   }
 }
 
