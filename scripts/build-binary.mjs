@@ -8,8 +8,9 @@
 // 2. The inspector's built script and style (packages/mock/dist/inspector/) become SEA assets,
 //    read with `node:sea`'s getAsset: the binary reads nothing beside itself at run time.
 // 3. `node --experimental-sea-config` writes the blob (with V8's code cache, for start time), and
-//    postject injects it into a copy of the Node binary (debug symbols stripped when `strip` exists).
-// Then it prints the time to the ready line of the binary beside the npm CLI's (docs/without-node.md).
+//    postject injects it into a copy of the Node binary (its symbol table stripped when `strip` exists).
+// Then it prints the time to the ready line of the binary beside the npm CLI's (docs/without-node.md);
+// BUILD_BINARY_NO_TIMING=1 skips that.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import {
   chmodSync,
@@ -142,19 +143,23 @@ for (const [name, path] of Object.entries(ASSETS)) {
 
 const work = mkdtempSync(join(tmpdir(), 'reseller-mock-sea-'))
 try {
-  const main = join(work, 'main.cjs')
+  // Named as stack traces of an unexpected failure show it: `reseller-mock.cjs:LINE:COLUMN`.
+  const main = join(work, 'reseller-mock.cjs')
   const inputs = await bundle(main)
   const blob = join(work, 'sea.blob')
   const config = {
-    main,
-    output: blob,
+    main: 'reseller-mock.cjs',
+    output: 'sea.blob',
     disableExperimentalSEAWarning: true,
     // V8's compiled code rides in the blob: a start skips compiling the bundle.
     useCodeCache: true,
     assets: ASSETS,
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
-  run(node, ['--experimental-sea-config', join(work, 'sea-config.json')])
+  execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
+    cwd: work,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
 
   mkdirSync(outDir, { recursive: true })
   rmSync(binary, { force: true })

@@ -186,12 +186,25 @@ function chrootSpawn(args: string[], options: StartOptions): Proc {
   const runtime = config as RuntimeConfig
   const rootfs = join(bundle, 'rootfs')
   const env = withVariables(runtime.process.env, options.env)
-  const script = `mount --bind "$DATA" "$ROOT/data" && mount -t proc proc "$ROOT/proc" && cd "$ROOT${runtime.process.cwd}" && exec /usr/sbin/chroot --userspec=${runtime.process.user.uid}:${runtime.process.user.gid} "$ROOT" /usr/bin/env -i "$@"`
-  // Without --fork, unshare execs the shell, which execs chroot, then the mock: one process, ours.
+  // /proc and /dev as an engine provides them (the host's /dev, in this private mount namespace).
+  // `env -i` runs before chroot (the image has no env); chroot's working directory is / (not /data).
+  const script =
+    'mkdir -p "$ROOT/proc" "$ROOT/dev" && mount --rbind /dev "$ROOT/dev" && ' +
+    'mount --bind "$DATA" "$ROOT/data" && mount -t proc proc "$ROOT/proc" && exec /usr/bin/env -i "$@"'
+  const { uid, gid } = runtime.process.user
+  const command = [
+    ...env,
+    '/usr/sbin/chroot',
+    `--userspec=${uid}:${gid}`,
+    rootfs,
+    ...runtime.process.args,
+    ...args,
+  ]
+  // Without --fork, unshare execs the shell, which execs env, chroot, then the mock: one process, ours.
   return direct(
     spawnProcess(
       'unshare',
-      ['--mount', '--', '/bin/sh', '-c', script, 'sh', ...env, ...runtime.process.args, ...args],
+      ['--mount', ...(options.ownNetwork ? ['--net'] : []), '--', '/bin/sh', '-c', script, 'sh', ...command],
       {
         env: {
           PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
