@@ -9,15 +9,18 @@
  * or state file cannot be used, a host or port cannot be bound, or the start fails otherwise; 2 on
  * a usage error (an unknown flag, a flag's bad value).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
+// Inlined by the bundler: --version reads no file beside the code (the single executable has none).
+import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
 import { normalizeOrigin } from '../server/cors.js'
 import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
 import type { KeyInfo, Standalone } from '../server/standalone.js'
 import { StateFileError } from '../server/state-path.js'
+import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
 import { handleStopSignals } from './stop-signals.js'
 
@@ -55,6 +58,11 @@ Options:
   -v, --version         print the version
   -h, --help            show this help
 
+Every option but -h and -v may also be set by an environment variable RESELLER_MOCK_<OPTION>
+(upper case, "-" as "_"): RESELLER_MOCK_PORT=4010, RESELLER_MOCK_INSECURE_WEBHOOKS=true,
+RESELLER_MOCK_ALLOWED_HOST=mock,mock.test (a repeatable option takes a comma-separated list). An
+option on the command line wins over its variable; an unknown RESELLER_MOCK_* variable is an error.
+
 Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 a seed or state file that cannot be used, a host or
 port that cannot be bound; 2 usage error (an unknown command or flag, a flag's bad value).
 `
@@ -68,14 +76,6 @@ const BIND_ERRORS: Record<string, (host: string) => string> = {
   EADDRNOTAVAIL: (host) => `${host} is not an address of this machine`,
   EAFNOSUPPORT: (host) => `this machine does not support the address family of ${host}`,
   EINVAL: (host) => `${host} cannot be bound`,
-}
-
-/** The package's version, read from its package.json (beside `dist/`). */
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string
-  }
-  return pkg.version
 }
 
 interface Flags {
@@ -114,27 +114,37 @@ function bracketed(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
+/** The server's flags; each also comes from an environment variable (`cli/env-flags.ts`). */
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  state: { type: 'string' },
+  'adopt-seed': { type: 'boolean' },
+  'insecure-webhooks': { type: 'boolean' },
+  'journal-limit': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies ParseArgsOptionsConfig
+
 function parseFlags(argv: string[]): Flags {
+  const environment = flagsFromEnvironment(OPTIONS, argv)
+  /** A flag's value's problem, naming where it came from: `--port …` or `RESELLER_MOCK_PORT: …`. */
+  const named = (flag: keyof typeof OPTIONS, rule: string) => {
+    const variable = environment.variables.get(flag)
+    return variable === undefined ? `--${flag} ${rule}` : `${variable}: ${rule}`
+  }
+  const invalid = (flag: keyof typeof OPTIONS, rule: string) => new UsageError(named(flag, rule))
   let values: ReturnType<typeof parse>['values']
   function parse() {
     return parseArgs({
-      args: joinNegativeNumbers(argv),
+      args: joinNegativeNumbers([...environment.args, ...argv]),
       strict: true,
       allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        state: { type: 'string' },
-        'adopt-seed': { type: 'boolean' },
-        'insecure-webhooks': { type: 'boolean' },
-        'journal-limit': { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-        'allowed-origin': { type: 'string', multiple: true },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: OPTIONS,
     })
   }
   try {
@@ -144,40 +154,38 @@ function parseFlags(argv: string[]): Flags {
   }
   const rawPort = values.port ?? '4010'
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
-    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${rawPort}"`)
+    throw invalid('port', `must be a whole number from 0 to 65535, got "${rawPort}"`)
   }
   // `[::1]`, as copied from a URL, is the address `::1`.
   const host = (values.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1')
-  if (host.trim() === '') throw new UsageError('--host must not be empty')
+  if (host.trim() === '') throw invalid('host', 'must not be empty')
   for (const name of ['seed', 'state'] as const) {
-    if (values[name] !== undefined && values[name].trim() === '')
-      throw new UsageError(`--${name} needs a file name`)
+    if (values[name] !== undefined && values[name].trim() === '') throw invalid(name, 'needs a file name')
   }
   if (values.state !== undefined) {
     // Checked here, before anything starts, so that the one reason is the one printed.
     const directory = dirname(resolve(values.state))
     if (!existsSync(directory) || !statSync(directory).isDirectory())
-      throw new StartError(`--state ${values.state}: the directory ${directory} does not exist`)
+      throw new StartError(named('state', `${values.state}: the directory ${directory} does not exist`))
   }
   if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
     throw new UsageError('--adopt-seed needs both --seed and --state')
   }
   const rawLimit = values['journal-limit']
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
-    throw new UsageError(`--journal-limit must be a whole number of 0 or more, got "${rawLimit}"`)
+    throw invalid('journal-limit', `must be a whole number of 0 or more, got "${rawLimit}"`)
   }
   const allowedHosts = values['allowed-host'] ?? []
   for (const name of allowedHosts) {
     if (hostName(name) === null)
-      throw new UsageError(
-        `--allowed-host needs a host name such as mock.test or mock.test:4010, got "${name}"`,
-      )
+      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, got "${name}"`)
   }
   const allowedOrigins = values['allowed-origin'] ?? []
   for (const origin of allowedOrigins) {
     if (normalizeOrigin(origin) === null)
-      throw new UsageError(
-        `--allowed-origin needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
+      throw invalid(
+        'allowed-origin',
+        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
       )
   }
   return {
@@ -236,7 +244,7 @@ export async function serve(argv: string[]): Promise<void> {
     return
   }
   if (flags.version) {
-    process.stdout.write(`${version()}\n`)
+    process.stdout.write(`${packageJson.version}\n`)
     return
   }
   const out = (line: string) => process.stdout.write(`${line}\n`)

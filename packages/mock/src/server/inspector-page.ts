@@ -1,6 +1,6 @@
 /**
  * What the inspector serves besides its event stream (docs/running-the-mock.md, "Inspector"): the
- * page shell at `/__mock/`, its script and style from the package's `dist/inspector/`, its icon
+ * page shell at `/__mock/`, its script and style (the package's `dist/inspector/`), its icon
  * (also at `/favicon.ico`, which browsers ask for on their own), and a short page at `/` that points
  * at the API and the inspector.
  */
@@ -78,7 +78,7 @@ const ASSETS: Record<string, string> = {
 }
 
 /**
- * The built assets: `dist/inspector/` beside the bundled server in the package, or the package's
+ * The built assets in the package: `dist/inspector/` beside the bundled server, or the package's
  * `dist/` when this module runs from its source (the repository's tests, after `pnpm build`).
  */
 function assetDirectory(): string | undefined {
@@ -93,16 +93,25 @@ function assetDirectory(): string | undefined {
   return undefined
 }
 
+/**
+ * An asset's bytes: the single executable's own copy (`scripts/build-binary.mjs` embeds
+ * `dist/inspector/` as SEA assets, since it has no package folder to read), else the package's file.
+ */
+function loadAsset(name: string): Buffer | undefined {
+  const sea = process.getBuiltinModule('node:sea')
+  if (sea?.isSea()) return Buffer.from(sea.getAsset(`inspector/${name}`))
+  const dir = assetDirectory()
+  return dir === undefined ? undefined : readFileSync(`${dir}/${name}`)
+}
+
 let assetCache: Map<string, Buffer> | undefined
 
 function readAsset(path: string): Buffer | undefined {
   assetCache ??= new Map()
   const hit = assetCache.get(path)
   if (hit) return hit
-  const dir = assetDirectory()
-  if (!dir) return undefined
-  const body = readFileSync(`${dir}/${path.slice('/__mock/inspector/'.length)}`)
-  assetCache.set(path, body)
+  const body = loadAsset(path.slice('/__mock/inspector/'.length))
+  if (body) assetCache.set(path, body)
   return body
 }
 

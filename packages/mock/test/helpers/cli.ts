@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -22,7 +22,12 @@ export interface CliRun {
 
 /** Spawns the CLI with `args` (no shell). */
 export function spawnCli(args: string[]): CliRun {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  return spawnProcess(process.execPath, [CLI, ...args])
+}
+
+/** Spawns `command` with `args` (no shell), its output collected as {@link CliRun} describes. */
+export function spawnProcess(command: string, args: string[], options: SpawnOptions = {}): CliRun {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
   const stdout: string[] = []
   const lines = new EventEmitter()
   let stderr = ''
