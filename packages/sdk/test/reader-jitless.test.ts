@@ -46,7 +46,10 @@ describe('the compiled and the interpreted walk', () => {
       success: true,
       data: { ...detail, status: 'on_hold', sla: 1, messages: [{ ...detail.messages[0], extra: true }] },
     },
-    wrong: { success: true, data: { ...detail, uuid: 'not-a-uuid', messages_count: '2', subject: undefined } },
+    wrong: {
+      success: true,
+      data: { ...detail, uuid: 'not-a-uuid', messages_count: '2', subject: undefined },
+    },
   }
 
   it('read every answer alike, strict or tolerant', async () => {
