@@ -17,12 +17,11 @@ export interface WithResponse<T> {
  */
 export class ApiPromise<T> extends Promise<T> {
   readonly #raw: Promise<WithResponse<T>>
-  #parsed: Promise<T> | undefined
 
   /** @internal Made by the request layer from the promise of the value and its answer. */
   constructor(raw: Promise<WithResponse<T>>) {
     // The executor's value is never used: then/catch/finally read `#raw` instead.
-    super((resolve) => resolve(undefined as T))
+    super(settleUnused)
     this.#raw = raw
   }
 
@@ -36,27 +35,35 @@ export class ApiPromise<T> extends Promise<T> {
     return this.#raw
   }
 
-  #value(): Promise<T> {
-    this.#parsed ??= this.#raw.then((result) => result.data)
-    return this.#parsed
-  }
-
   /** Standard `Promise.prototype.then`, on the parsed value. */
   // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is a promise by design
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#value().then(onfulfilled, onrejected)
+    // One step from the answer to the caller's callback (an `await` lands here too).
+    const fulfilled =
+      typeof onfulfilled === 'function'
+        ? (result: WithResponse<T>) => onfulfilled(result.data)
+        : (dataOf as (result: WithResponse<T>) => R1)
+    return this.#raw.then(fulfilled, onrejected)
   }
 
   /** Standard `Promise.prototype.catch`. */
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#value().catch(onrejected)
+    return this.then(undefined, onrejected)
   }
 
   /** Standard `Promise.prototype.finally`. */
   override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#value().finally(onfinally)
+    return this.then().finally(onfinally)
   }
+}
+
+function settleUnused(resolve: (value: never) => void): void {
+  resolve(undefined as never)
+}
+
+function dataOf<T>(result: WithResponse<T>): T {
+  return result.data
 }

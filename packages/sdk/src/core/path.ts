@@ -17,9 +17,17 @@ export function encodePathSegment(
   value: string | number,
 ): { success: true; segment: string } | { success: false; message: string } {
   const text = String(value)
-  if (text === '') return { success: false, message: 'must not be empty' }
-  if (text === '.' || text === '..') return { success: false, message: 'must not be "." or ".."' }
-  return { success: true, segment: encodeURIComponent(text) }
+  const refused = refusal(text)
+  return refused === undefined
+    ? { success: true, segment: encodeURIComponent(text) }
+    : { success: false, message: refused }
+}
+
+/** Why `text` cannot be a path segment, or `undefined` when it can. */
+function refusal(text: string): string | undefined {
+  if (text === '') return 'must not be empty'
+  if (text === '.' || text === '..') return 'must not be "." or ".."'
+  return undefined
 }
 
 /** Fills the placeholders of one path template; see {@link compilePath}. */
@@ -40,9 +48,10 @@ export function compilePath(template: string): PathFiller {
       const name = parts[i] as string
       const value = params[name]
       if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
-      const encoded = encodePathSegment(value)
-      if (encoded.success) path += encoded.segment
-      else fields = { ...fields, [name]: [encoded.message] }
+      const text = String(value)
+      const refused = refusal(text)
+      if (refused === undefined) path += encodeURIComponent(text)
+      else fields = { ...fields, [name]: [refused] }
       path += parts[i + 1] as string
     }
     return fields === undefined ? { success: true, path } : { success: false, fields }

@@ -63,38 +63,28 @@ function planOf(ep: AnyEndpoint): Plan {
   return plan
 }
 
-/** The path parameters as zod reads them, or the failing ones. Values every quick test accepts are zod's output already. */
-function readParams(
-  ep: AnyEndpoint,
-  plan: Plan,
-  values: Record<string, unknown> | undefined,
-): { success: true; data: Record<string, string | number> } | { success: false; fields: FieldErrors } {
-  if (plan.quick && values) {
-    let accepted = true
-    for (const [name, accept] of plan.quick) {
-      if (!accept(values[name])) {
-        accepted = false
-        break
-      }
-    }
-    if (accepted) return { success: true, data: values as Record<string, string | number> }
-  }
-  return validate(ep.params as z.ZodMiniType<Record<string, string | number>>, values)
+/** Whether every quick test accepts its parameter: the values are then zod's output already. */
+function quickAccepts(plan: Plan, values: Record<string, unknown> | undefined): boolean {
+  if (!plan.quick || !values) return false
+  for (const [name, accept] of plan.quick) if (!accept(values[name])) return false
+  return true
 }
 
 /** Checks everything that can be checked before sending; throws {@link ValidationError} with every failing field. */
 export function prepare(ep: AnyEndpoint, input: CallInput, apiUrl: string): Prepared {
   const plan = planOf(ep)
   // Spread, not Object.assign: a field named `__proto__` must stay a field, not become the prototype.
-  let fields: FieldErrors = {}
+  let fields: FieldErrors | undefined
   let path = ep.path
   if (ep.params) {
-    const params = readParams(ep, plan, input.params)
+    const params = quickAccepts(plan, input.params)
+      ? { success: true as const, data: input.params as Record<string, string | number> }
+      : validate(ep.params, input.params)
     if (params.success) {
       const built = plan.fill(params.data)
       if (built.success) path = built.path
-      else fields = { ...fields, ...built.fields }
-    } else fields = { ...fields, ...params.fields }
+      else fields = built.fields
+    } else fields = params.fields
   }
   if (ep.kind === 'list' && input.query !== undefined) {
     const query = validate(PageParams, input.query)
@@ -110,6 +100,6 @@ export function prepare(ep: AnyEndpoint, input: CallInput, apiUrl: string): Prep
     else fields = { ...fields, ...body.fields }
   }
   const url = `${apiUrl}${path}`
-  if (Object.keys(fields).length > 0) throw requestValidationError(ep.method, url, fields)
+  if (fields) throw requestValidationError(ep.method, url, fields)
   return { method: ep.method, url, json, endpoint: plan.endpoint }
 }

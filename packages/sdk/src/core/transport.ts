@@ -5,9 +5,10 @@
  */
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky'
 import type * as z from 'zod/mini'
-import type { FieldErrors } from '../schemas/common.js'
+import type { FieldErrors, PageMeta } from '../schemas/common.js'
 import { fieldErrors } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
+import { BodyTimeout, readText } from './body.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
@@ -70,15 +71,30 @@ class FetchFailure extends Error {
   override readonly name = 'FetchFailure'
 }
 
+function fetchFailed(error: unknown): Promise<never> {
+  return Promise.reject(new FetchFailure('fetch failed', { cause: error }))
+}
+
 const STRICT: ReadPolicy = { strict: true, unknown: () => undefined }
 
-/** ky's options of a call that sets nothing but its method, made once (ky only reads them). */
-const METHOD_ONLY: Readonly<Record<HttpMethod, Options>> = {
-  GET: { method: 'GET' },
+/**
+ * ky's options of a call that sets nothing but its method, made once (ky only reads them). A GET
+ * passes none: ky merges every key of a call's options into its defaults, and GET is its default.
+ */
+const METHOD_ONLY: Readonly<Record<HttpMethod, Options | undefined>> = {
+  GET: undefined,
   POST: { method: 'POST' },
   PUT: { method: 'PUT' },
   PATCH: { method: 'PATCH' },
   DELETE: { method: 'DELETE' },
+}
+
+/** Makes a method's value from an answer's validated body. */
+type Shape<B, T> = (body: B, response: Response) => WithResponse<T>
+
+/** The value of a call returning one resource: the envelope's `data`. */
+function dataOf<T>(body: { data: T }, response: Response): WithResponse<T> {
+  return { data: body.data, response }
 }
 
 /** An error answer's body: its JSON when it parses, else its text (`undefined` when empty). */
@@ -111,7 +127,6 @@ export class Transport {
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
     this.#headers = Object.entries(config.headers)
-    const { fetch } = config
     this.#http = ky.create({
       // No `prefix`: the transport builds the full URL once (for messages and logs too), and ky
       // would join it again on every call. No `headers` either: ky would copy them into three
@@ -122,11 +137,27 @@ export class Transport {
       timeout: config.timeoutMs,
       // Error answers are read and classified here, with the same body reading as 2xx ones.
       throwHttpErrors: false,
-      fetch: (request, init) =>
-        fetch(this.#withHeaders(request as Request), init).catch((error: unknown) => {
-          throw new FetchFailure('fetch failed', { cause: error })
-        }),
+      // The fetch of a call that sets no header and sends no body (most calls): ky's Request then
+      // has no header of its own, and the client's are set without asking which are there. Other
+      // calls bring their own fetch (#options), which keeps the headers they set.
+      fetch: (request, init) => this.#fetch(this.#withDefaults(request as Request), init),
     })
+  }
+
+  /** The client's `fetch`; what it throws is told apart from ky's and the SDK's own errors. */
+  #fetch(request: Request, init: RequestInit | undefined): Promise<Response> {
+    try {
+      return this.#config.fetch(request, init).catch(fetchFailed)
+    } catch (error) {
+      return fetchFailed(error)
+    }
+  }
+
+  /** `request` with the client's headers, on a Request that has none of its own. */
+  #withDefaults(request: Request): Request {
+    const { headers } = request
+    for (const [name, value] of this.#headers) headers.set(name, value)
+    return request
   }
 
   /** `request` with the client's headers added, except those the call set itself (they win). */
@@ -138,29 +169,27 @@ export class Transport {
 
   /** Calls an endpoint returning one resource; resolves to its `data`. */
   call<T>(ep: Endpoint<T>, input: CallInput = {}, options?: RequestOptions): ApiPromise<T> {
-    const raw = this.#run(ep, input, options).then(({ body, response }) => ({ data: body.data, response }))
-    return new ApiPromise(raw)
+    return new ApiPromise(this.#run(ep, input, options, dataOf))
   }
 
   /** Calls a list endpoint; resolves to a {@link Page} that knows how to fetch the next one. */
   list<T>(ep: ListEndpoint<T>, input: CallInput = {}, options?: RequestOptions): PagePromise<T> {
     const next = (page: number) =>
       this.list(ep, { ...input, query: { ...(input.query as object | undefined), page } }, options)
-    const raw = this.#run(ep, input, options).then(
-      ({ body, response }): WithResponse<Page<T>> => ({
-        data: new Page(body.data, body.meta, next),
-        response,
-      }),
-    )
-    return new PagePromise(raw)
+    const pageOf = (body: { data: T[]; meta: PageMeta }, response: Response): WithResponse<Page<T>> => ({
+      data: new Page(body.data, body.meta, next),
+      response,
+    })
+    return new PagePromise(this.#run(ep, input, options, pageOf))
   }
 
   /** Checks the call, then sends it; a refused call rejects without sending. */
-  #run<B>(
+  #run<B, T>(
     ep: (Endpoint<unknown> | ListEndpoint<unknown>) & { readonly envelope: z.ZodMiniType<B> },
     input: CallInput,
     options: RequestOptions | undefined,
-  ): Promise<{ body: B; response: Response }> {
+    shape: Shape<B, T>,
+  ): Promise<WithResponse<T>> {
     let prepared: Prepared
     try {
       if (options?.headers) refuseAuthorization(options.headers)
@@ -168,19 +197,37 @@ export class Transport {
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.#send(prepared, ep.envelope, options)
+    return this.#send(prepared, ep.envelope, shape, options)
   }
 
-  /** Sends with the retry policy: each failure is converted, then retried or thrown. */
-  async #send<B>(
+  /**
+   * Sends with the retry policy: each attempt's failure is converted, then retried or thrown. One
+   * async function holds the whole attempt (send, read, check), so a call costs one promise layer
+   * of its own beside ky's.
+   */
+  async #send<B, T>(
     req: Prepared,
     schema: z.ZodMiniType<B>,
+    shape: Shape<B, T>,
     options: RequestOptions | undefined,
-  ): Promise<{ body: B; response: Response }> {
+  ): Promise<WithResponse<T>> {
     const maxRetries = options?.maxRetries ?? this.#config.maxRetries
+    const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
     for (let retry = 0; ; retry++) {
       try {
-        return await this.#attempt(req, schema, retry + 1, options)
+        let response: Response
+        try {
+          response = await this.#http(req.url, this.#options(req, retry + 1, options))
+        } catch (error) {
+          throw this.#convert(error, req, timeoutMs)
+        }
+        let text: string
+        try {
+          text = await readText(response, timeoutMs)
+        } catch (error) {
+          throw this.#cutShort(error, req, timeoutMs)
+        }
+        return shape(this.#read(req, schema, response, text), response)
       } catch (error) {
         if (options?.signal?.aborted) throw options.signal.reason
         const wait = retry < maxRetries ? this.#retryWait(req.method, error, retry) : undefined
@@ -208,7 +255,7 @@ export class Transport {
   }
 
   /** What one attempt passes to ky: only what differs from the prepared instance. */
-  #options(req: Prepared, attempt: number, options: RequestOptions | undefined): Options {
+  #options(req: Prepared, attempt: number, options: RequestOptions | undefined): Options | undefined {
     const plain = req.json === undefined && !this.#debug
     if (plain && options?.timeoutMs === undefined && !options?.signal && !options?.headers) {
       return METHOD_ONLY[req.method]
@@ -220,38 +267,26 @@ export class Transport {
     if (options?.signal) sent.signal = options.signal
     if (options?.headers) sent.headers = options.headers
     if (this.#debug) sent.fetch = (request, init) => this.#fetchLogged(request as Request, init, attempt)
+    else if (sent.headers || sent.json !== undefined) {
+      sent.fetch = (request, init) => this.#fetch(this.#withHeaders(request as Request), init)
+    }
     return sent
   }
 
-  /** One attempt: send, convert failures, read and validate the body. */
-  async #attempt<B>(
-    req: Prepared,
-    schema: z.ZodMiniType<B>,
-    attempt: number,
-    options: RequestOptions | undefined,
-  ): Promise<{ body: B; response: Response }> {
-    const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
-    const pending = this.#http(req.url, this.#options(req, attempt, options))
-    let response: Response
-    let text: string
-    try {
-      response = await pending
-    } catch (error) {
-      throw this.#convert(error, req, timeoutMs)
-    }
-    try {
-      text = await pending.text()
-    } catch (error) {
-      // The status line arrived but the body did not: too slow, or the connection broke.
-      throw isTimeoutError(error)
-        ? this.#convert(error, req, timeoutMs)
-        : new ConnectionError({
-            method: req.method,
-            url: req.url,
-            cause: error,
-            message: `${req.method} ${req.url}: the answer was cut short`,
-          })
-    }
+  /** The body did not arrive in full: too slow, or the connection broke after the status line. */
+  #cutShort(error: unknown, req: Prepared, timeoutMs: number): TimeoutError | ConnectionError {
+    if (error instanceof BodyTimeout) return this.#timedOut(req, timeoutMs)
+    const { method, url } = req
+    return new ConnectionError({
+      method,
+      url,
+      cause: error,
+      message: `${method} ${url}: the answer was cut short`,
+    })
+  }
+
+  /** The answer's validated body; throws the error an error status, an empty or unreadable body makes. */
+  #read<B>(req: Prepared, schema: z.ZodMiniType<B>, response: Response, text: string): B {
     if (!response.ok) {
       throw errorFromResponse({
         status: response.status,
@@ -272,7 +307,7 @@ export class Transport {
     const policy = this.#config.strictResponses ? STRICT : this.#unknowns.policy(req.endpoint)
     const result = readAnswer(schema, json, policy)
     if (!result.success) throw invalidAnswer(req, response, fieldErrors(result.issues))
-    return { body: result.data, response }
+    return result.data
   }
 
   /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
@@ -305,20 +340,22 @@ export class Transport {
   /** Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the key). */
   #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
     const { method, url } = req
-    if (isTimeoutError(error)) {
-      return new TimeoutError({
-        method,
-        url,
-        timeoutMs,
-        message: `${method} ${url} timed out after ${timeoutMs} ms`,
-      })
-    }
+    if (isTimeoutError(error)) return this.#timedOut(req, timeoutMs)
     if (error instanceof FetchFailure || isNetworkError(error)) {
       const cause = (error as Error).cause
       const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
       return new ConnectionError({ method, url, cause, message: `${method} ${url} got no answer${reason}` })
     }
     return error
+  }
+
+  #timedOut({ method, url }: Prepared, timeoutMs: number): TimeoutError {
+    return new TimeoutError({
+      method,
+      url,
+      timeoutMs,
+      message: `${method} ${url} timed out after ${timeoutMs} ms`,
+    })
   }
 
   #log(level: 'debug' | 'warn', message: string, details: Record<string, unknown>): void {
