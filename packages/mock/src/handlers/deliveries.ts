@@ -17,11 +17,13 @@ import { RESELLER_WEBHOOK_ID } from '../webhooks/dispatcher.js'
 
 /**
  * A delivery as the operator sees it (`GET /__mock/deliveries`): the stored record, the URL it goes
- * to now and the `x-service-signature` header its attempts carry (`null` once its webhook is gone).
+ * to now and the `x-service-signature` header its attempts carry (`null` once its webhook is gone);
+ * `redelivery_of`, for a redelivery, the delivery whose id its attempts carry in `x-service-delivery`.
  */
 export const DeliveryView = z.extend(DeliveryRow, {
   url: z.nullable(z.string()),
   signature: z.nullable(z.string()),
+  redelivery_of: z.nullable(z.string()),
 })
 
 /** The delivery view of a record: where it goes and how it is signed, with the webhook's current secret. */
@@ -34,6 +36,7 @@ async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.
     ...row,
     url: target?.url ?? null,
     signature: target ? await signPayload(row.payload, target.secret) : null,
+    redelivery_of: row.redelivery_of ?? null,
   }
 }
 
@@ -49,19 +52,26 @@ export const deliveryRoutes: Route[] = [
         )
       }
       // A fictitious event with the SDK's sample data (as `mock.emit` sends it), marked as
-      // simulated: `sandbox: true`, as sandbox events always are.
+      // simulated: `sandbox: true`, as sandbox events always are. Recorded like any delivery (the
+      // history shows it), attempted once: the answer tells the caller how it went.
       const payload = ResellerEvent.parse({
         event: 'hosting.created',
         sandbox: true,
         timestamp: store.timestamp(),
         data: sampleEventData('reseller', 'hosting.created'),
       })
-      const result = await call.mock.dispatcher.sendOnce(config, payload.event, payload)
+      const record = await call.mock.dispatcher.deliverNow(
+        call.caller.reseller.id,
+        RESELLER_WEBHOOK_ID,
+        payload.event,
+        payload,
+        { retry: false },
+      )
       return call.answer({
         url: config.url,
-        status_code: result.httpStatus,
-        delivered: result.ok,
-        error: result.error,
+        status_code: record.http_status,
+        delivered: record.status === 'success',
+        error: record.error ?? null,
       })
     },
     { transaction: false },
