@@ -13,6 +13,9 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   compare: () => import('./cli/compare.js'),
   record: () => import('./cli/record.js'),
   replay: () => import('./cli/replay.js'),
+  trigger: () => import('./cli/trigger.js'),
+  listen: () => import('./cli/listen.js'),
+  resend: () => import('./cli/resend.js'),
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -20,6 +23,8 @@ async function main(argv: string[]): Promise<void> {
   if (command) {
     const code = await (await command()).run(argv.slice(1))
     process.exitCode = code
+    // Done: an idle keep-alive connection to a mock must not hold the process for seconds more.
+    setTimeout(() => process.exit(code), 500).unref()
     return
   }
   const { serve } = await import('./cli/serve.js')

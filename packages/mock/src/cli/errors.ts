@@ -19,11 +19,12 @@ export function reportFailure(command: string, error: unknown): number {
 }
 
 /**
- * Writes the failure of subcommand `command` to stderr as one line (with a pointer to its `--help`
- * when `usage`); returns exit code 2, which the fidelity commands use for "nothing was done".
+ * Writes the failure of subcommand `command` to stderr as one line (ending with a pointer to its
+ * `--help` when `usage`); returns exit code 2, which the fidelity commands also use for "nothing
+ * was done".
  */
 export function commandFailure(command: string, message: string, usage = false): number {
-  const help = usage ? `Run "reseller-mock ${command} --help" for the options.\n` : ''
-  process.stderr.write(`reseller-mock ${command}: ${message}\n${help}`)
+  const help = usage ? `; run "reseller-mock ${command} --help" for the options` : ''
+  process.stderr.write(`reseller-mock ${command}: ${message.replace(/\s*\n\s*/g, '; ')}${help}\n`)
   return 2
 }
