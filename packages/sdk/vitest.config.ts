@@ -8,6 +8,7 @@ const BOUND_WEBHOOK_TESTS = [
   'test/webhooks.test.ts',
   'test/webhooks-adapters.test.ts',
   'test/webhooks-test-delivery.test.ts',
+  'test/webhooks-growing-service.test.ts',
 ]
 // Only meaningful where Web Crypto is the backend: a page without `crypto.subtle`.
 const WEB_CRYPTO_ONLY_TESTS = ['test/webhooks-secure-context.test.ts']

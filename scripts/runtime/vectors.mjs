@@ -12,7 +12,8 @@
 // For each: every fixed vector signs to its expected header and verifies; a one-byte-changed body,
 // a wrong secret and malformed headers resolve false without throwing; constructEvent parses a
 // signed event and rejects a forged one; createFetchHandler answers a real Request 200 (signed)
-// or 401 (forged). Prints which file the package specifier resolved to, and exits 1 on any failure.
+// or 401 (forged); a secret array verifies with the signing secret at any position; a signed event
+// of a type the SDK does not know is a WebhookUnknownEventError, answered 200 by the handler. Prints which file the package specifier resolved to, and exits 1 on any failure.
 import { readFileSync } from 'node:fs'
 import process from 'node:process'
 import * as fromPackage from '@reseller-api/sdk/webhooks'
@@ -209,6 +210,58 @@ async function checkEntry(name, api) {
       `got ${bad.value?.status ?? bad.error}`,
     )
     check(v('createFetchHandler, forged: onEvent not called'), received.length === 1)
+
+    // Several secrets: any one verifies, none or an empty array does not.
+    const other = `${vector.secret}-other`
+    check(
+      v('verifySignature, secret array, signing secret second: true'),
+      (await api.verifySignature(vector.payload, vector.signature, [other, vector.secret])) === true,
+    )
+    check(
+      v('verifySignature, secret array without the signing secret: false'),
+      (await api.verifySignature(vector.payload, vector.signature, [other])) === false,
+    )
+    check(
+      v('verifySignature, empty secret array: false'),
+      (await api.verifySignature(vector.payload, vector.signature, [])) === false,
+    )
+    const rotating = api.createFetchHandler({ secret: [other, vector.secret], onEvent: () => {} })
+    const rotated = await settle(rotating(post(vector.signature)))
+    check(
+      v('createFetchHandler, secret array: 200'),
+      rotated.value?.status === 200,
+      `got ${rotated.value?.status ?? rotated.error}`,
+    )
+
+    // The same envelope under a name this SDK version does not know: a service that grew.
+    const unknownBody = JSON.stringify({ ...expected, event: 'vps.migrated' })
+    const unknownSignature = await api.signPayload(unknownBody, vector.secret)
+    const unknown = await settle(api.constructEvent(unknownBody, unknownSignature, vector.secret))
+    check(
+      v('constructEvent, unknown event type: WebhookUnknownEventError'),
+      api.isWebhookUnknownEventError(unknown.error) && unknown.error.eventName === 'vps.migrated',
+      `got ${unknown.error ?? JSON.stringify(unknown.value)}`,
+    )
+    const warnings = []
+    const warn = console.warn
+    console.warn = (...args) => warnings.push(args)
+    const skipped = []
+    const lenient = api.createFetchHandler({ secret: vector.secret, onEvent: (event) => skipped.push(event) })
+    const unknownRequest = () =>
+      new Request('https://receiver.example/webhooks', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [api.SIGNATURE_HEADER]: unknownSignature },
+        body: unknownBody,
+      })
+    const answers = [await settle(lenient(unknownRequest())), await settle(lenient(unknownRequest()))]
+    console.warn = warn
+    check(
+      v('createFetchHandler, unknown event type twice: 200, onEvent not called, one warning'),
+      answers.every((answer) => answer.value?.status === 200) &&
+        skipped.length === 0 &&
+        warnings.length === 1,
+      `got ${answers.map((answer) => answer.value?.status ?? answer.error)}, ${skipped.length} events, ${warnings.length} warnings`,
+    )
   }
 }
 

@@ -1,9 +1,9 @@
 // The receiving adapters: createFetchHandler with real Request objects, createNodeHandler behind a
 // real node:http server on 127.0.0.1, directly and the way Express calls middleware.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { describe, expect, expectTypeOf, it, vi } from 'vitest'
 import * as api from '../src/webhooks/index.js'
+import { useServer } from './helpers/webhook-server.js'
 import { BINDING_LABEL } from './helpers/webhooks-binding.js'
 
 const entries = [[BINDING_LABEL, api]] as const
@@ -159,32 +159,6 @@ describe.each(entries)('createFetchHandler (%s)', (_name, api) => {
     expect(() => api.createFetchHandler({ secret: 's', onEvent, maxBodyBytes: 0 })).toThrow(/maxBodyBytes/)
   })
 })
-
-/** A node:http server on 127.0.0.1, port 0, whose listener is given per test. */
-function useServer() {
-  let listener: (req: IncomingMessage, res: ServerResponse) => void = () => {}
-  let server: Server
-  let base = ''
-  beforeAll(async () => {
-    server = createServer((req, res) => listener(req, res))
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return {
-    use(next: typeof listener) {
-      listener = next
-    },
-    send(body: BodyInit | null, signature: string | null, init: RequestInit = {}) {
-      return fetch(`${base}/hooks`, {
-        method: 'POST',
-        body,
-        headers: signature === null ? {} : { [api.SIGNATURE_HEADER]: signature },
-        ...init,
-      })
-    },
-  }
-}
 
 /** Reads the whole body the way `express.raw()` / `express.json()` leave it in `req.body`. */
 async function readAll(req: IncomingMessage): Promise<Buffer> {

@@ -209,7 +209,11 @@ describe.each(entries)('%s', (_name, api) => {
       ['a JSON array', '[]', 'body: must be a JSON object'],
       ['JSON null', 'null', 'body: must be a JSON object'],
       ['an object without event', '{}', 'event: is required'],
-      ['an unknown event name', '{"event":"vps.exploded"}', 'event: unknown event "vps.exploded"'],
+      [
+        'an unknown event name without the fields of a style',
+        '{"event":"vps.exploded"}',
+        'body: must carry the fields of a style',
+      ],
       [
         'an event whose data is not an object',
         JSON.stringify({ ...vpsActivated, data: 'x' }),
@@ -426,7 +430,7 @@ describe('types', () => {
   it('do not depend on the binding: both `#crypto` modules have the same type', () => {
     expectTypeOf<typeof nodeCrypto>().toEqualTypeOf<typeof webCrypto>()
     expectTypeOf(api.verifySignature).parameters.toEqualTypeOf<
-      [payload: string | Uint8Array, signature: string | null | undefined, secret: string]
+      [payload: string | Uint8Array, signature: string | null | undefined, secret: api.WebhookSecret]
     >()
     expectTypeOf(api.verifySignature).returns.toEqualTypeOf<Promise<boolean>>()
   })

@@ -45,25 +45,51 @@ const GENERAL_NAMES: ReadonlySet<string> = new Set([...GENERAL_EVENTS, 'test'])
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** Whether `name` is an event name this version of the SDK knows, in either style. */
+export function isKnownEventName(name: string): boolean {
+  return RESELLER_NAMES.has(name) || GENERAL_NAMES.has(name)
+}
+
 /**
- * Checks the envelope of a webhook event: a known `event` name and the fields of its style
- * (reseller: `sandbox`, `timestamp`, `data`; general: `created_at`, `data`). Returns the failing
- * fields, or `undefined` when the envelope is sound. A name both styles share (`domain.registered`)
- * is judged by the style its other fields claim. The content of `data` is not checked here: parse
- * with the `WebhookEvent` schema of `@reseller-api/sdk` for that.
+ * Checks the envelope of a webhook event: an `event` name and the fields of its style (reseller:
+ * `sandbox`, `timestamp`, `data`; general: `created_at`, `data`). Returns the failing fields, or
+ * `undefined` when the envelope is sound. A name both styles share (`domain.registered`) is judged
+ * by the style its other fields claim.
+ *
+ * With `unknownNames: 'refuse'` (the default) a name this version does not know fails on `event`.
+ * With `'allow'`, any non-empty name passes and its style is the one its fields claim (`sandbox` or
+ * `timestamp` for reseller, else `created_at` for general): a service adds event types in compatible
+ * releases, and such an event is well formed, only new (docs/webhooks.md, "A service that grows").
+ *
+ * The content of `data` is not checked here: parse with the `WebhookEvent` schema of
+ * `@reseller-api/sdk` for that.
  */
-export function checkEventEnvelope(value: unknown): FieldErrors | undefined {
+export function checkEventEnvelope(
+  value: unknown,
+  unknownNames: 'refuse' | 'allow' = 'refuse',
+): FieldErrors | undefined {
   if (!isObject(value)) return { body: ['must be a JSON object'] }
   const name = value.event
   if (name === undefined) return { event: ['is required'] }
   if (typeof name !== 'string') return { event: ['must be a string'] }
-  const reseller = RESELLER_NAMES.has(name)
-  const general = GENERAL_NAMES.has(name)
+  if (name === '') return { event: ['must not be empty'] }
+  let reseller = RESELLER_NAMES.has(name)
+  let general = GENERAL_NAMES.has(name)
+  const claimsReseller = 'sandbox' in value || 'timestamp' in value
+  const looksGeneral = 'created_at' in value && !claimsReseller
   if (!reseller && !general) {
-    const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name
-    return { event: [`unknown event ${JSON.stringify(shown)}`] }
+    if (unknownNames === 'refuse') {
+      const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name
+      return { event: [`unknown event ${JSON.stringify(shown)}`] }
+    }
+    if (!claimsReseller && !('created_at' in value)) {
+      return {
+        body: ['must carry the fields of a style: sandbox and timestamp (reseller), or created_at (general)'],
+      }
+    }
+    reseller = claimsReseller
+    general = !claimsReseller
   }
-  const looksGeneral = 'created_at' in value && !('sandbox' in value) && !('timestamp' in value)
   const fields: FieldErrors = {}
   const fail = (field: string, message: string) => {
     fields[field] = [message]

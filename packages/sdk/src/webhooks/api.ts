@@ -5,7 +5,7 @@
 // bundler could not tree-shake.
 import { hmacBackend, hmacHexSync } from '#crypto'
 import type { WebhookEvent } from '../schemas/events.js'
-import { constructWith, signWith, verifyWith } from './core.js'
+import { constructWith, signWith, verifyWith, type WebhookSecret } from './core.js'
 import type { WebhookEventName } from './events.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
 import {
@@ -50,14 +50,16 @@ export function signPayload(payload: string | Uint8Array, secret: string): Promi
  *
  * @param payload - the raw body exactly as received: a string or bytes, never re-serialized JSON
  * @param signature - the header value, e.g. `request.headers.get(SIGNATURE_HEADER)`
- * @param secret - the webhook secret
- * @returns `true` only if the header is the HMAC of `payload` under `secret`
+ * @param secret - the webhook secret, or a non-empty array of secrets (while one is rotated, or for
+ *   one URL that several webhooks deliver to): the header is compared with the MAC of each, in
+ *   constant time, and verifies when any matches. An empty string or array resolves `false`
+ * @returns `true` only if the header is the HMAC of `payload` under `secret` (one of them)
  * @throws {@link WebCryptoUnavailableError} (as a rejection) when the platform has no `crypto.subtle`
  */
 export function verifySignature(
   payload: string | Uint8Array,
   signature: string | null | undefined,
-  secret: string,
+  secret: WebhookSecret,
 ): Promise<boolean> {
   return verifyWith(hmacBackend, payload, signature, secret)
 }
@@ -67,17 +69,21 @@ export function verifySignature(
  *
  * @param payload - the raw body exactly as received
  * @param signature - the `x-service-signature` header value
- * @param secret - the webhook secret, a non-empty string
+ * @param secret - the webhook secret, a non-empty string, or a non-empty array of them any one of
+ *   which verifies
  * @returns the event: reseller style (`sandbox`, `timestamp`) or general style (`created_at`)
  * @throws {@link WebhookVerificationError} (as a rejection) when the signature is missing,
- *   malformed or wrong: answer 401. {@link WebhookPayloadError} when the signed body is not JSON or
- *   not a known event, its message naming the failing field: answer 400. `TypeError` when `secret`
- *   is empty or `payload` is not a string or bytes (a programming error).
+ *   malformed or wrong: answer 401. {@link WebhookUnknownEventError} (a `WebhookPayloadError`) when
+ *   the event is signed and well formed but of a type this SDK version does not know: answer 2xx, so
+ *   that the sender does not retry it (its `payload` holds the event). {@link WebhookPayloadError}
+ *   when the signed body is not JSON or not an event, its message naming the failing field: answer
+ *   400. `TypeError` when `secret` is empty or `payload` is not a string or bytes (a programming
+ *   error).
  */
 export function constructEvent(
   payload: string | Uint8Array,
   signature: string | null | undefined,
-  secret: string,
+  secret: WebhookSecret,
 ): Promise<WebhookEvent> {
   return constructWith(hmacBackend, payload, signature, secret)
 }
@@ -87,8 +93,12 @@ export function constructEvent(
  * reads the raw body (at most `maxBodyBytes`), verifies and parses it, and answers:
  * 405 for a method other than POST, 413 for a body over the limit, 401 for a bad signature,
  * 400 for a bad payload, 200 once `onEvent` resolves, 500 if `onEvent` throws (so the sender retries).
+ * An event of a type this SDK version does not know is answered 200: `onUnknownEvent` is called
+ * when given, else the event is skipped with one warning per name (`unknownEvents: 'reject'`
+ * answers it 400 instead).
  *
- * @param options - `secret`, `onEvent`, optional `maxBodyBytes` and `onError`
+ * @param options - `secret` (one, or an array any of which verifies), `onEvent`, optional
+ *   `onUnknownEvent`, `unknownEvents`, `maxBodyBytes` and `onError`
  * @returns `(request) => Promise<Response>`
  * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
  */
@@ -99,11 +109,12 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
 /**
  * Makes a `node:http` request listener that also works as Express middleware with no body parser
  * in front of it (it reads the raw stream itself; a `Buffer` left in `req.body` by `express.raw()`
- * is used as is). Same answers as {@link createFetchHandler}.
+ * is used as is). Same answers as {@link createFetchHandler}, unknown event types included.
  *
  * @typeParam Req - the request type `onEvent` sees: inferred from its annotation
  *   (`(event, req: IncomingMessage) => …`), else the structural {@link NodeWebhookRequest}
- * @param options - `secret`, `onEvent`, optional `maxBodyBytes` and `onError`
+ * @param options - `secret` (one, or an array any of which verifies), `onEvent`, optional
+ *   `onUnknownEvent`, `unknownEvents`, `maxBodyBytes` and `onError`
  * @returns `(req, res, next?) => void`
  * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
  */
@@ -129,7 +140,9 @@ export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRe
  * @param options - `event`: an event name, with optional `data` (default: sample data of that
  *   event, see {@link sampleEventData}); the style is the name's, general for `domain.registered`;
  *   times are now, in the spec's formats (`timestamp` `…000Z`, `created_at` `…+00:00`). Or a whole
- *   event object, sent as it is. `secret`: the webhook secret.
+ *   event object, sent as it is: its name may be one this SDK version does not know (matching
+ *   `^[a-z]+(\.[a-z_]+)+$`), to test what a receiver does with the event types a service adds.
+ *   `secret`: the webhook secret.
  * @returns `{ body, headers }`: `body` a string, `headers` a plain object of lower-case names
  * @throws TypeError when `secret` is empty, the event name is unknown, `data` is not an object, or
  *   a whole event lacks its style's fields (the message names them). `data`'s content is typed,

@@ -2,21 +2,30 @@
 // a backend that the caller passes in (`api.ts` passes `#crypto`'s); nothing here imports a runtime
 // module.
 
-import { checkEventEnvelope } from '../schemas/event-envelope.js'
+import { checkEventEnvelope, isKnownEventName } from '../schemas/event-envelope.js'
 import type { WebhookEvent } from '../schemas/events.js'
 import { describeFieldErrors } from '../schemas/issues.js'
 import {
   type SignatureFailure,
   WebCryptoUnavailableError,
   WebhookPayloadError,
+  WebhookUnknownEventError,
   WebhookVerificationError,
 } from './errors.js'
+import type { UnknownWebhookEvent } from './events.js'
 
 /** The header that carries a delivery's signature, in the lower case that `Headers` and `node:http` use. */
 export const SIGNATURE_HEADER = 'x-service-signature'
 
 /** The raw body of a delivery: the exact bytes received, or a string holding them as UTF-8. */
 export type Payload = string | Uint8Array
+
+/**
+ * The secret(s) a delivery may be signed with: one non-empty string, or a non-empty array of them,
+ * any one of which verifies (while a secret is rotated, or when one URL receives the deliveries of
+ * webhooks with different secrets).
+ */
+export type WebhookSecret = string | readonly string[]
 
 /**
  * An HMAC-SHA256 implementation. Both backends give the same answers for the same inputs; they
@@ -100,21 +109,32 @@ export function isPayload(value: unknown): value is Payload {
   )
 }
 
-function isSecret(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0
+/** The secrets of a valid {@link WebhookSecret}, or `undefined`: an empty string or array, or not strings. */
+function secretsOf(value: unknown): readonly string[] | undefined {
+  if (typeof value === 'string') return value.length > 0 ? [value] : undefined
+  if (!Array.isArray(value) || value.length === 0) return undefined
+  for (const item of value) if (typeof item !== 'string' || item.length === 0) return undefined
+  return value as readonly string[]
 }
 
-function requireSecret(secret: unknown, caller: string): asserts secret is string {
-  if (!isSecret(secret)) {
-    throw new TypeError(
-      `${caller}: the webhook secret must be a non-empty string, got ${describeValue(secret)}`,
-    )
-  }
+/**
+ * Throws a `TypeError` naming `what` (e.g. `constructEvent: the webhook secret`) unless `secret` is
+ * a {@link WebhookSecret}: a missing secret is a configuration error that should surface at once.
+ */
+export function requireSecret(secret: unknown, what: string): asserts secret is WebhookSecret {
+  if (secretsOf(secret)) return
+  const got = !Array.isArray(secret)
+    ? describeValue(secret)
+    : secret.length === 0
+      ? 'an empty array'
+      : 'an array with an empty or non-string item'
+  throw new TypeError(`${what} must be a non-empty string or a non-empty array of them, got ${got}`)
 }
 
 function describeValue(value: unknown): string {
   if (value === '') return 'an empty string'
   if (value === null) return 'null'
+  if (value === undefined) return 'undefined'
   return typeof value === 'object' ? 'an object' : typeof value
 }
 
@@ -123,9 +143,16 @@ function isMissingPlatform(error: unknown): boolean {
   return error instanceof WebCryptoUnavailableError
 }
 
+/** Any of `results` true: every comparison has run (none is skipped once one matched). */
+function anyTrue(results: (boolean | Promise<boolean>)[]): boolean | Promise<boolean> {
+  if (results.every((result) => typeof result === 'boolean')) return results.includes(true)
+  return Promise.all(results).then((all) => all.includes(true))
+}
+
 /**
  * {@link verifySignature} over a given backend: resolves a boolean for any input, never throws;
- * rejects only with {@link WebCryptoUnavailableError} when the platform has no Web Crypto.
+ * rejects only with {@link WebCryptoUnavailableError} when the platform has no Web Crypto. With
+ * several secrets, the header is compared (in constant time) with the MAC of each.
  */
 export function verifyWith(
   backend: HmacBackend,
@@ -134,8 +161,16 @@ export function verifyWith(
   secret: unknown,
 ): Promise<boolean> {
   try {
-    if (!isSecret(secret) || !isPayload(payload) || !hasHeaderShape(signature)) return RESOLVED_FALSE
-    const result = backend.verifyHeader(payload, signature, secret)
+    if (!isPayload(payload) || !hasHeaderShape(signature)) return RESOLVED_FALSE
+    let result: boolean | Promise<boolean>
+    if (typeof secret === 'string') {
+      if (secret.length === 0) return RESOLVED_FALSE
+      result = backend.verifyHeader(payload, signature, secret)
+    } else {
+      const secrets = secretsOf(secret)
+      if (secrets === undefined) return RESOLVED_FALSE
+      result = anyTrue(secrets.map((one) => backend.verifyHeader(payload, signature, one)))
+    }
     if (typeof result === 'boolean') return result ? RESOLVED_TRUE : RESOLVED_FALSE
     return result.then(
       (ok) => ok === true,
@@ -148,7 +183,11 @@ export function verifyWith(
 
 /** {@link signPayload} over a given backend. */
 export async function signWith(backend: HmacBackend, payload: unknown, secret: unknown): Promise<string> {
-  requireSecret(secret, 'signPayload')
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new TypeError(
+      `signPayload: the webhook secret must be a non-empty string, got ${describeValue(secret)}`,
+    )
+  }
   if (!isPayload(payload)) {
     throw new TypeError(
       `signPayload: the payload must be a string or a Uint8Array, got ${describeValue(payload)}`,
@@ -164,7 +203,7 @@ export async function constructWith(
   signature: unknown,
   secret: unknown,
 ): Promise<WebhookEvent> {
-  requireSecret(secret, 'constructEvent')
+  requireSecret(secret, 'constructEvent: the webhook secret')
   if (!isPayload(payload)) {
     throw new TypeError(
       `constructEvent: the payload must be the raw body as a string or a Uint8Array, got ${describeValue(payload)}`,
@@ -186,7 +225,11 @@ function payloadError(fields: Record<string, string[]>, cause?: unknown): Webhoo
   )
 }
 
-/** Parses a verified raw body into a typed event, or throws {@link WebhookPayloadError}. */
+/**
+ * Parses a verified raw body into a typed event. Throws {@link WebhookPayloadError} when it is not a
+ * well-formed event, and {@link WebhookUnknownEventError} (a subclass) when it is one whose name this
+ * version does not know.
+ */
 export function parseEvent(payload: Payload): WebhookEvent {
   let text: string
   let value: unknown
@@ -202,7 +245,9 @@ export function parseEvent(payload: Payload): WebhookEvent {
   }
   // The envelope is checked without zod to keep receivers' bundles small; the signature already
   // proved the sender, so `data` is trusted to have its documented shape (as Stripe and Octokit do).
-  const fields = checkEventEnvelope(value)
+  const fields = checkEventEnvelope(value, 'allow')
   if (fields) throw payloadError(fields)
-  return value as WebhookEvent
+  const event = value as WebhookEvent | UnknownWebhookEvent
+  if (!isKnownEventName(event.event)) throw new WebhookUnknownEventError(event as UnknownWebhookEvent)
+  return event as WebhookEvent
 }

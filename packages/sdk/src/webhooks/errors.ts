@@ -1,3 +1,5 @@
+import type { UnknownWebhookEvent } from './events.js'
+
 /** Why a signature was refused: no header, a header of the wrong form, or a wrong MAC. */
 export type SignatureFailure = 'missing' | 'malformed' | 'mismatch'
 
@@ -58,8 +60,11 @@ export class WebhookVerificationError extends Error {
  * copy of this package.
  */
 export class WebhookPayloadError extends Error {
-  /** Always `'WebhookPayloadError'`, so the error is recognisable across bundle copies. */
-  override readonly name = 'WebhookPayloadError' as const
+  /**
+   * `'WebhookPayloadError'`, or `'WebhookUnknownEventError'` for that subclass, so the error is
+   * recognisable across bundle copies.
+   */
+  override readonly name: 'WebhookPayloadError' | 'WebhookUnknownEventError' = 'WebhookPayloadError'
   /**
    * Messages by dot-separated field path (`data.client_id`), or under `body` when the body as a
    * whole is not a JSON object. Same shape as the SDK's `ValidationError.fields`.
@@ -76,6 +81,39 @@ export class WebhookPayloadError extends Error {
   constructor(message: string, fields: Record<string, string[]>, options?: { cause?: unknown }) {
     super(message, options)
     this.fields = fields
+  }
+}
+
+/**
+ * A correctly signed, well-formed event whose name this version of the SDK does not know: the
+ * service added an event type in a compatible release. A subclass of {@link WebhookPayloadError}, so
+ * code that catches that keeps working; but it is not a bad payload, and answering it with an error
+ * makes the sender retry it (docs/webhooks.md, "A service that grows"). The adapters answer it 200.
+ *
+ * Test for it with {@link isWebhookUnknownEventError}, which also recognises instances made by
+ * another copy of this package.
+ */
+export class WebhookUnknownEventError extends WebhookPayloadError {
+  /** Always `'WebhookUnknownEventError'`, so the error is recognisable across bundle copies. */
+  override readonly name = 'WebhookUnknownEventError' as const
+  /** The `event` field of the delivery: the name this SDK version does not know. */
+  readonly eventName: string
+  /** The whole event as delivered (parsed JSON): its envelope is checked, its `data` is not. */
+  readonly payload: UnknownWebhookEvent
+
+  /**
+   * Makes the error for a verified event of an unknown type.
+   *
+   * @param payload - the parsed event, its envelope already checked
+   */
+  constructor(payload: UnknownWebhookEvent) {
+    const shown = JSON.stringify(payload.event.length > 64 ? `${payload.event.slice(0, 64)}…` : payload.event)
+    super(
+      `Webhook event ${shown} is unknown to this SDK version (signed and well formed: a newer event type)`,
+      { event: [`unknown event ${shown}`] },
+    )
+    this.eventName = payload.event
+    this.payload = payload
   }
 }
 
@@ -96,5 +134,17 @@ export function isWebhookVerificationError(error: unknown): error is WebhookVeri
  * (checked with `instanceof`, then by `name`).
  */
 export function isWebhookPayloadError(error: unknown): error is WebhookPayloadError {
-  return error instanceof WebhookPayloadError || hasName(error, 'WebhookPayloadError')
+  return (
+    error instanceof WebhookPayloadError ||
+    hasName(error, 'WebhookPayloadError') ||
+    hasName(error, 'WebhookUnknownEventError')
+  )
+}
+
+/**
+ * Whether `error` is a {@link WebhookUnknownEventError}, made by this copy of the package or any
+ * other (checked with `instanceof`, then by `name`).
+ */
+export function isWebhookUnknownEventError(error: unknown): error is WebhookUnknownEventError {
+  return error instanceof WebhookUnknownEventError || hasName(error, 'WebhookUnknownEventError')
 }

@@ -34,16 +34,24 @@ export {
   signPayload,
   verifySignature,
 } from './api.js'
-export { type Payload, SIGNATURE_HEADER } from './core.js'
+export { type Payload, SIGNATURE_HEADER, type WebhookSecret } from './core.js'
 export {
   isWebhookPayloadError,
+  isWebhookUnknownEventError,
   isWebhookVerificationError,
   type SignatureFailure,
   WebCryptoUnavailableError,
   WebhookPayloadError,
+  WebhookUnknownEventError,
   WebhookVerificationError,
 } from './errors.js'
-export type { WebhookEventName, WebhookEventOf } from './events.js'
+export type {
+  UnknownGeneralStyleEvent,
+  UnknownResellerStyleEvent,
+  UnknownWebhookEvent,
+  WebhookEventName,
+  WebhookEventOf,
+} from './events.js'
 export type { FetchHandler, FetchHandlerOptions } from './fetch-handler.js'
 export type {
   NodeHandler,

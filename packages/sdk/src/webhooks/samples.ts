@@ -52,12 +52,13 @@ const payment = (status: string) => ({
   status,
 })
 
+// The calls are marked pure so that a bundle that never reads the samples drops them.
 const GENERAL_SAMPLES: GeneralEventData = {
-  'service.activated': service('active'),
-  'service.suspended': service('suspended'),
-  'service.cancelled': service('cancelled'),
-  'payment.completed': payment('paid'),
-  'payment.failed': payment('failed'),
+  'service.activated': /* @__PURE__ */ service('active'),
+  'service.suspended': /* @__PURE__ */ service('suspended'),
+  'service.cancelled': /* @__PURE__ */ service('cancelled'),
+  'payment.completed': /* @__PURE__ */ payment('paid'),
+  'payment.failed': /* @__PURE__ */ payment('failed'),
   'domain.registered': { domain: 'client.example', expires_at: '2027-11-23T00:00:00+00:00' },
   'domain.renewed': { domain: 'client.example', expires_at: '2028-11-23T00:00:00+00:00' },
   'ticket.created': {

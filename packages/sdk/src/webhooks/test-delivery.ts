@@ -1,11 +1,11 @@
 // `generateTestDelivery`: a signed delivery exactly as the service (and the mock) sends it, for the
 // unit tests of a receiver. Runtime-neutral: api.ts passes in the synchronous HMAC of `#crypto`.
 
-import { checkEventEnvelope } from '../schemas/event-envelope.js'
+import { checkEventEnvelope, isKnownEventName } from '../schemas/event-envelope.js'
 import type { WebhookEvent } from '../schemas/events.js'
 import { describeFieldErrors } from '../schemas/issues.js'
 import { type Payload, SIGNATURE_HEADER } from './core.js'
-import type { WebhookEventName } from './events.js'
+import type { UnknownWebhookEvent, WebhookEventName } from './events.js'
 import { type GeneralEventData, isEventOfStyle, type ResellerEventData, sampleEventData } from './samples.js'
 
 /** Header carrying a delivery's id: the same on every attempt of one delivery, a receiver's idempotency key. */
@@ -35,10 +35,20 @@ export interface TestDeliveryOptions<N extends WebhookEventName = WebhookEventNa
   data?: TestEventData<N>
 }
 
+/**
+ * The form of an event name this SDK version does not know that {@link generateTestDelivery}
+ * accepts in a whole event object: dot-separated lower-case words, e.g. `vps.migrated`.
+ */
+const UNKNOWN_NAME_PATTERN = /^[a-z]+(\.[a-z_]+)+$/
+
 /** Options of {@link generateTestDelivery} given a whole event object. */
 export interface TestDeliveryOfEventOptions {
-  /** The whole event, sent as it is: reseller style (`sandbox`, `timestamp`) or general (`created_at`). */
-  event: WebhookEvent
+  /**
+   * The whole event, sent as it is: reseller style (`sandbox`, `timestamp`) or general
+   * (`created_at`). Its name may be one this SDK version does not know, of the form
+   * `^[a-z]+(\.[a-z_]+)+$`, to test a receiver with the event types a service adds.
+   */
+  event: WebhookEvent | UnknownWebhookEvent
   /** The webhook secret to sign with. */
   secret: string
 }
@@ -102,8 +112,14 @@ export function generateTestDeliveryWith(
     if (data !== undefined) {
       throw new TypeError('generateTestDelivery: give data inside the event object, not beside it')
     }
-    const fields = checkEventEnvelope(event)
+    const fields = checkEventEnvelope(event, 'allow')
     if (fields) throw new TypeError(`generateTestDelivery: not an event: ${describeFieldErrors(fields)}`)
+    const name = (event as { event: string }).event
+    if (!isKnownEventName(name) && !UNKNOWN_NAME_PATTERN.test(name)) {
+      throw new TypeError(
+        `generateTestDelivery: event ${JSON.stringify(name)} is neither a known event nor a name of the form ${UNKNOWN_NAME_PATTERN.source}`,
+      )
+    }
     value = event as Record<string, unknown>
   }
   const body = JSON.stringify(value)
