@@ -218,15 +218,21 @@ export async function run(argv: string[]): Promise<number> {
     ready = true
     for (const message of early.splice(0)) printTimed(attemptLine(message))
     return await new Promise<number>((resolve) => {
+      let stopped = false
       const stop = () => {
+        stopped = true
         follower!.close()
         resolve(0)
       }
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
+      // A signal first: the stream's end that follows (the mock stopping too) is no failure.
+      const lost = (message: string) => {
+        if (!stopped) resolve(fail(message))
+      }
       follower!.ended.then(
-        () => resolve(fail(`the mock at ${base} ended the delivery stream (it stopped)`)),
-        (error: Error) => resolve(fail(`lost the delivery stream of the mock at ${base}: ${error.message}`)),
+        () => lost(`the mock at ${base} ended the delivery stream (it stopped)`),
+        (error: Error) => lost(`lost the delivery stream of the mock at ${base}: ${error.message}`),
       )
     })
   } catch (error) {
