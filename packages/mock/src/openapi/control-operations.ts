@@ -242,7 +242,8 @@ export const serverOnlyOperations: Record<string, ControlText> = {
   },
   'GET /__mock/deliveries/stream': {
     operationId: 'mockDeliveryStream',
-    summary: 'Server-sent events: each webhook delivery queued and each attempt, as they happen (standalone server only)',
+    summary:
+      'Server-sent events: each webhook delivery queued and each attempt, as they happen (standalone server only)',
     description:
       'What `reseller-mock listen` and `reseller-mock trigger` follow. `event: queued` when a delivery is recorded ' +
       '(`delivery_id`, `redelivery_of`, `event`, `webhook_id`, `reseller_id`, `url`, `created_at`); `event: attempt` ' +
