@@ -29,6 +29,21 @@ module.exports = {
       to: { path: UPPER },
     },
     {
+      name: 'control-declarations-and-client-stand-alone',
+      comment:
+        "control/ (the control endpoints' declarations and the control client) names schemas and nothing of the running mock: the CLI and tests load the client without the mock, and the handlers bind to the declarations from above.",
+      severity: 'error',
+      from: { path: `${MOCK}/control/` },
+      to: { path: `${UPPER}|${MOCK}/openapi/` },
+    },
+    {
+      name: 'control-client-has-no-node-builtin',
+      comment: 'The control client speaks fetch only: it runs wherever fetch does (Node, browsers, Workers).',
+      severity: 'error',
+      from: { path: `${MOCK}/control/` },
+      to: { path: NODE_BUILTIN, reachable: true },
+    },
+    {
       name: 'default-entry-has-no-node-builtin',
       comment:
         'src/index.ts is the browser and Workers entry: nothing it imports at run time, directly or not, imports a node: module.',
@@ -42,6 +57,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/sdk/src' },
       to: { path: '^packages/mock/|@reseller-api/mock' },
+    },
+    {
+      name: 'sdk-schemas-are-the-bottom-layer',
+      comment:
+        "The SDK's schemas (src/schemas/) import nothing else of the SDK: core/, operations/, resources/, the OpenAPI generator and the entries are built on them, never under them. The @reseller-api/sdk/schemas entry, which also re-exports the declarations for the mock, is src/schemas.ts, outside the layer.",
+      severity: 'error',
+      from: { path: '^packages/sdk/src/schemas/' },
+      to: { path: '^packages/sdk/src/', pathNot: '^packages/sdk/src/schemas/' },
     },
     {
       name: 'sdk-client-without-the-document-generator',

@@ -11,6 +11,11 @@
 // - tsc checks those lines. A field, a null, an optional or an enum value the document and the SDK
 //   disagree on fails the check, naming the operation and showing both types.
 //
+// - the error answers too: for every operation of the document and every error status it lists,
+//   the generated `error.code` is `string` (openapi-fetch's `error` is the union of these bodies:
+//   an `unknown` there loses the type of every error), and its declared type still names each
+//   code the document lists for that status, for editors to offer.
+//
 // The lines are written from the declarations at run time: a new operation is checked without an
 // edit here. Needs `pnpm build` first (packages/sdk/dist). Exit code 1 on any disagreement.
 import { execFileSync } from 'node:child_process'
@@ -18,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
+import ts from 'typescript'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const sdkDir = join(root, 'packages/sdk')
@@ -46,7 +52,30 @@ for (const [area, declarations] of Object.entries(operations)) {
   }
 }
 
-const agreement = `// Written by scripts/openapi-types-check.mjs: three lines per operation the SDK declares.
+// The error answers: every operation of the document, every 4xx/5xx status and `default`.
+/** The codes a status lists: the `enum` of its open enum (none for `default`, any code). */
+const listedCodes = (schema) =>
+  (schema?.properties?.error?.properties?.code?.anyOf ?? []).flatMap((branch) => branch.enum ?? [])
+const errorAnswers = []
+for (const item of Object.values(document.paths)) {
+  for (const operation of Object.values(item)) {
+    if (!operation?.operationId) continue
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      if (status !== 'default' && Number(status) < 400) continue
+      const schema = response.content?.['application/json']?.schema
+      const resolved = schema?.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema
+      errorAnswers.push({ id: operation.operationId, status, codes: listedCodes(resolved) })
+    }
+  }
+}
+for (const { id, status } of errorAnswers) {
+  const key = status === 'default' ? "'default'" : status
+  lines.push(
+    `export const ${id}Error${status}: Code<ErrorAnswer<'${id}', ${key}>, '${id} ${status} error.code'> = true`,
+  )
+}
+
+const agreement = `// Written by scripts/openapi-types-check.mjs: three lines per operation the SDK declares, one per error answer.
 import type * as z from 'zod/mini'
 import type { operations as sdk } from '../src/operations/index.js'
 import type { operations as doc } from './document.js'
@@ -63,14 +92,63 @@ type Field<T, K extends string> = T extends { [P in K]: infer V } ? V : never
 type Part<Document, Sdk, Name extends string> = Same<Document, Sdk> extends true
   ? true
   : { [K in Name]: { document: Document; sdk: Sdk } }
+type ErrorAnswer<Id extends keyof doc, S extends string | number> = Json<doc[Id]['responses'][S & keyof doc[Id]['responses']]>
+/** \`true\` when the error body's \`error.code\` is \`string\`; otherwise (failing its line) the type it has. */
+type Code<Body, Name extends string> = Body extends { error: { code: infer C } }
+  ? Same<C, string> extends true
+    ? true
+    : { [K in Name]: { generated: C; expected: string } }
+  : { [K in Name]: { generated: Body; expected: '{ error: { code: string } }' } }
 
 ${lines.join('\n')}
 `
 
 // Inside the SDK package, so that zod and the SDK's sources resolve as they do for its own tests.
 const dir = mkdtempSync(join(sdkDir, '.openapi-types-'))
+/** A member of a type literal of the generated source (\`responses\`, \`404\`, \`"application/json"\`…). */
+function member(node, name) {
+  if (!node || !ts.isTypeLiteralNode(node)) return undefined
+  const found = node.members.find((m) => ts.isPropertySignature(m) && m.name.text === String(name))
+  return found?.type
+}
+
+/** The string literals a type node names (\`string | ("a" | "b")\` → a, b). */
+function literals(node, out = new Set()) {
+  if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) out.add(node.literal.text)
+  // forEachChild stops at the first callback that returns a value: this one returns none.
+  ts.forEachChild(node, (child) => {
+    literals(child, out)
+  })
+  return out
+}
+
+/** Error answers whose generated \`error.code\` does not name every code the document lists. */
+function codesNotOffered(source) {
+  const file = ts.createSourceFile('document.ts', source, ts.ScriptTarget.Latest)
+  const operations = file.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === 'operations')
+  const problems = []
+  for (const { id, status, codes } of errorAnswers) {
+    if (codes.length === 0) continue
+    const operation = operations?.members.find((m) => m.name?.text === id)?.type
+    const body = member(member(member(member(operation, 'responses'), status), 'content'), 'application/json')
+    const code = member(member(body, 'error'), 'code')
+    const offered = code ? literals(code) : new Set()
+    const missing = codes.filter((c) => !offered.has(c))
+    if (missing.length > 0) problems.push(`${id} ${status}: error.code offers no ${missing.join(', ')}`)
+  }
+  return problems
+}
+
 try {
-  writeFileSync(join(dir, 'document.ts'), astToString(await openapiTS(document)))
+  const generated = astToString(await openapiTS(document))
+  const notOffered = codesNotOffered(generated)
+  if (notOffered.length > 0) {
+    console.error(
+      `openapi-types-check: the generated error types drop codes the document lists:\n${notOffered.join('\n')}`,
+    )
+    process.exitCode = 1
+  }
+  writeFileSync(join(dir, 'document.ts'), generated)
   writeFileSync(join(dir, 'agreement.ts'), agreement)
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -87,7 +165,7 @@ try {
   }
   if (!process.exitCode) {
     console.log(
-      `openapi-types-check: openapi-typescript's types of ${checked} operations agree with the SDK's (answers, pages, bodies)`,
+      `openapi-types-check: openapi-typescript's types of ${checked} operations agree with the SDK's (answers, pages, bodies); error.code is a string naming the listed codes in ${errorAnswers.length} error answers`,
     )
   }
 } finally {

@@ -7,7 +7,7 @@ const sdkSource = (path: string) => fileURLToPath(new URL(`../sdk/src/${path}`, 
 // Test the mock against the SDK's source, so a schema change shows up without a rebuild.
 const alias = [
   { find: /^@reseller-api\/sdk\/webhooks$/, replacement: sdkSource('webhooks/index.ts') },
-  { find: /^@reseller-api\/sdk\/schemas$/, replacement: sdkSource('schemas/index.ts') },
+  { find: /^@reseller-api\/sdk\/schemas$/, replacement: sdkSource('schemas.ts') },
   { find: /^@reseller-api\/sdk$/, replacement: sdkSource('index.ts') },
 ]
 

@@ -22,7 +22,7 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       // The wire schemas and their validation helpers (the mock imports them from here).
-      'schemas/index': 'src/schemas/index.ts',
+      'schemas/index': 'src/schemas.ts',
       'webhooks/index': 'src/webhooks/index.ts',
     },
     dts: true,

@@ -8,8 +8,14 @@
 //
 // What still grows, by design: tickets and their messages (the user's own data, never pruned). They
 // are a small share of the mix here, and the count is printed beside the figures.
+//
+// Then a read-only phase: READS requests that change nothing (lists, details, histories, the
+// journal's own listing), on the state the mixed load left. V8's heap after a full GC is read at
+// the phase's start and end: what a read retains shows as growth; the target is flat (<= 1 MB over
+// 50,000 reads). BENCH_MEMORY_SNAPSHOTS=DIR writes a heap snapshot at both points, to compare in
+// Chrome DevTools (Memory, Comparison) when the figure moves.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Agent, createServer, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +23,8 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
 const TOTAL = Number(process.env.BENCH_MEMORY_REQUESTS ?? 100_000)
+const READS = Number(process.env.BENCH_MEMORY_READS ?? 50_000)
+const SNAPSHOTS = process.env.BENCH_MEMORY_SNAPSHOTS
 const HALF = TOTAL / 2
 const CONCURRENCY = 16
 const LIVE = 'svc_live_memory'
@@ -66,6 +74,7 @@ writeFileSync(
 // "last resort" full GC, the one it runs before giving up on memory: it also shrinks the young
 // generation and gives pooled pages back, so RSS shows what is live rather than how large the
 // heap happened to grow under load.
+// SIGUSR1 writes a heap snapshot (Node's --heapsnapshot-signal) when BENCH_MEMORY_SNAPSHOTS is set.
 const preload = `data:text/javascript,${encodeURIComponent(
   "const full = () => globalThis.gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }); process.on('SIGUSR2', () => { full(); setTimeout(() => { full(); const m = process.memoryUsage(); process.stdout.write('rss ' + m.rss + ' heap ' + m.heapUsed + ' ' + JSON.stringify(m) + '\\n') }, 1000) })",
 )}`
@@ -73,6 +82,7 @@ const child = spawn(
   process.execPath,
   [
     '--expose-gc',
+    ...(SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${SNAPSHOTS}`] : []),
     '--import',
     preload,
     cli,
@@ -163,7 +173,17 @@ function request(n) {
 
 /** One request over a keep-alive connection; resolves `{ status, text }`. */
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+/**
+ * A GET is sent again once when its connection was reset: a connection that sat idle while the
+ * server ran its full GC may have been closed by the server (keep-alive timeout) as it was reused.
+ */
 function send(method, path, body, key) {
+  return sendOnce(method, path, body, key).catch((error) => {
+    if (method !== 'GET' || error.code !== 'ECONNRESET') throw error
+    return sendOnce(method, path, body, key)
+  })
+}
+function sendOnce(method, path, body, key) {
   const payload = body === undefined ? undefined : JSON.stringify(body)
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -184,12 +204,53 @@ function send(method, path, body, key) {
   })
 }
 
+/** Uuids of every ticket, read from the list pages before the read-only phase. */
+const ticketUuids = []
+
+/** One request of the read-only phase, chosen by its number: each changes nothing; all rows are read. */
+function readRequest(n) {
+  const get = (path, key = LIVE) => ({ method: 'GET', path, key })
+  const pages = Math.ceil(ticketUuids.length / 20)
+  switch (n % 10) {
+    case 0:
+    case 1:
+    case 2:
+      // Every ticket's detail in turn.
+      return get(`/api/v1/support/tickets/${ticketUuids[n % ticketUuids.length]}`)
+    case 3:
+    case 4:
+      // Every page of the tickets in turn.
+      return get(`/api/v1/support/tickets?page=${1 + (Math.floor(n / 10) % pages)}`)
+    case 5:
+    case 6:
+      // Every page of every general webhook's history.
+      return get(`/api/v1/webhooks/wh_${1 + (n % 100)}/deliveries?page=${1 + (Math.floor(n / 100) % 25)}`)
+    case 7:
+      return get('/api/v1/reseller/whm/accounts', n % 20 === 7 ? SANDBOX : LIVE)
+    case 8:
+      return get(n % 20 === 8 ? '/api/v1/services' : '/api/v1/reseller/webhook')
+    default:
+      // The journal's own listing (a control endpoint, not journaled), now and then: it is large.
+      return n % 100 === 9 ? get('/__mock/requests?method=POST') : get('/api/v1/reseller/whm/usage')
+  }
+}
+
+/** Reads every page of the tickets list into {@link ticketUuids}. */
+async function collectTickets() {
+  for (let page = 1; ; page++) {
+    const { text } = await send('GET', `/api/v1/support/tickets?page=${page}`, undefined, LIVE)
+    const rows = JSON.parse(text).data
+    if (rows.length === 0) return
+    for (const row of rows) ticketUuids.push(row.uuid)
+  }
+}
+
 let sent = 0
-async function drive(until) {
+async function drive(until, next = request) {
   const worker = async () => {
     while (sent < until) {
       const n = sent++
-      const { method, path, body, key } = request(n)
+      const { method, path, body, key } = next(n)
       const { status, text } = await send(method, path, body, key)
       counts[status] = (counts[status] ?? 0) + 1
       if (status === 404 || status >= 500) throw new Error(`${method} ${path} answered ${status}: ${text}`)
@@ -199,6 +260,23 @@ async function drive(until) {
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+}
+
+/** Writes a heap snapshot of the server (when asked for) and waits until it is on disk. */
+async function snapshot() {
+  if (!SNAPSHOTS) return
+  const before = new Set(readdirSync(SNAPSHOTS))
+  child.kill('SIGUSR1')
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const written = readdirSync(SNAPSHOTS).filter((name) => !before.has(name))
+    // Node writes the file at once under its final name: wait until its size stops changing.
+    if (written.length === 1) {
+      const size = statSync(join(SNAPSHOTS, written[0])).size
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      if (size > 0 && statSync(join(SNAPSHOTS, written[0])).size === size) return
+    }
+  }
 }
 
 async function measure() {
@@ -224,6 +302,17 @@ await drive(TOTAL)
 const full = await measure()
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
 
+// The read-only phase: counts of rows before and after prove that nothing changed.
+const readsStarted = performance.now()
+const counted = Object.values(counts).reduce((a, b) => a + b, 0)
+await collectTickets()
+await snapshot()
+await drive(TOTAL + READS, readRequest)
+const readSeconds = ((performance.now() - readsStarted) / 1000).toFixed(1)
+const afterReads = await measure()
+await snapshot()
+const readAnswers = Object.values(counts).reduce((a, b) => a + b, 0) - counted
+
 child.kill('SIGTERM')
 await new Promise((resolve) => child.once('exit', resolve))
 agent.destroy()
@@ -245,5 +334,13 @@ console.log(
 const ratio = full.rss / half.rss
 console.log(
   `ratio rss ${TOTAL / 1000}k/${HALF / 1000}k ${ratio.toFixed(3).padStart(7)}   (target <= 1.10) ${ratio <= 1.1 ? 'ok' : 'ABOVE TARGET'}`,
+)
+const changed = JSON.stringify(afterReads.rows) !== JSON.stringify(full.rows)
+console.log(
+  `${readAnswers} read-only requests in ${readSeconds} s${changed ? ' (ROWS CHANGED: not read-only)' : ''}`,
+)
+const growth = afterReads.heap - full.heap
+console.log(
+  `heap after GC: start ${mb(full.heap)}, end ${mb(afterReads.heap)}, growth ${mb(growth)}   (target <= 1.0 MB) ${growth <= 1048576 ? 'ok' : 'ABOVE TARGET'}`,
 )
 process.exit(0)

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
- * `reseller-mock`: the bin of the package. Without a subcommand it serves the mock over HTTP
- * (`cli/serve.ts`); a first argument naming a subcommand runs that command's module instead, loaded
- * on demand so that starting the server never loads the others. Each command module exports
+ * `reseller-mock`: the bin of the package. Without a subcommand (no argument, or a first argument
+ * that is a flag) it serves the mock over HTTP (`cli/serve.ts`); a first argument naming a
+ * subcommand runs that command's module instead, loaded on demand so that starting the server never
+ * loads the others. Any other first argument is a usage error (exit 2). Each command module exports
  * `run(argv)`, resolving to the process's exit code (docs/running-the-mock.md lists them all).
  */
-import { reportFailure } from './cli/errors.js'
+import { reportFailure, UsageError } from './cli/errors.js'
 
-/** Subcommands: name → module loader. A module's `run` resolves to the exit code. */
-const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+type CommandModule = { run(argv: string[]): Promise<number> }
+
+/** Subcommands: name → module loader, one line each. A module's `run` resolves to the exit code. */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   import: () => import('./cli/import.js'),
   compare: () => import('./cli/compare.js'),
   record: () => import('./cli/record.js'),
@@ -19,16 +22,21 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
 }
 
 async function main(argv: string[]): Promise<void> {
-  const command = argv[0] === undefined ? undefined : COMMANDS[argv[0]]
-  if (command) {
-    const code = await (await command()).run(argv.slice(1))
-    process.exitCode = code
-    // Done: an idle keep-alive connection to a mock must not hold the process for seconds more.
-    setTimeout(() => process.exit(code), 500).unref()
+  const [name, ...rest] = argv
+  if (name === undefined || name.startsWith('-')) {
+    const { serve } = await import('./cli/serve.js')
+    await serve(argv)
     return
   }
-  const { serve } = await import('./cli/serve.js')
-  await serve(argv)
+  // Own keys only: `reseller-mock constructor` is no command either.
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+  if (!load) {
+    throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`)
+  }
+  const code = await (await load()).run(rest)
+  process.exitCode = code
+  // Done: an idle keep-alive connection to a mock must not hold the process for seconds more.
+  setTimeout(() => process.exit(code), 500).unref()
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,43 +1,27 @@
 /**
  * The control endpoints in typed, in-process form: `mock.state()`,
- * `mock.tickets.staffReply/setStatus`, `mock.emit`. Each action goes through the very route its
- * endpoint runs (same checks, same transaction, same events), so the two never drift; a refusal
+ * `mock.tickets.staffReply/setStatus`, `mock.emit`. Each action sends the request of its endpoint's
+ * declaration (`control/operations.ts`) through the very route that answers it (same checks, same
+ * transaction, same events), so the two never drift; a refusal
  * rejects with a {@link ApiError} carrying the status, code and fields the endpoint would answer.
  */
-import type {
-  FieldErrors,
-  GeneralEvent,
-  MessageAuthor,
-  ResellerEvent,
-  Ticket,
-  TicketStatus,
-  WebhookEvent,
-} from '@reseller-api/sdk/schemas'
-import type { GeneralEventData, ResellerEventData } from '@reseller-api/sdk/webhooks'
+import type { FieldErrors, Ticket, TicketStatus } from '@reseller-api/sdk/schemas'
+import type * as z from 'zod/mini'
 import type { MockContext } from './context.js'
+import { type ControlEndpoint, controlPath } from './control/endpoint.js'
+import { control } from './control/operations.js'
+import type { EmitEventInput, EmittedEvent, MockState, StaffReplyResult } from './control/types.js'
 import { ApiError } from './errors.js'
 import type { MockHandler } from './routing/types.js'
-import type { StoreSnapshot } from './state/snapshot.js'
-import type { Table } from './state/table.js'
-import type { Tables } from './state/tables.js'
 
-/** Rows of a table. */
-type RowsOf<T> = T extends Table<infer _S, infer R> ? R[] : never
-
-/** The whole state, as `GET /__mock/state` answers it in `data`: every table's rows, oldest first. */
-export interface MockState extends Omit<StoreSnapshot, 'tables'> {
-  tables: { [K in keyof Tables]: RowsOf<Tables[K]> }
-}
-
-/** A staff reply, as `POST /__mock/tickets/{uuid}/replies` answers it. */
-export interface StaffReplyResult {
-  id: number
-  message: string
-  from: MessageAuthor
-  created_at: string
-  /** An internal note: invisible to the API, no status change, no event. */
-  internal: boolean
-}
+export type {
+  EmitEventInput,
+  EmittedEvent,
+  GeneralEmitInput,
+  MockState,
+  ResellerEmitInput,
+  StaffReplyResult,
+} from './control/types.js'
 
 /** The support staff's side of tickets. */
 export interface MockTickets {
@@ -51,56 +35,6 @@ export interface MockTickets {
   setStatus(uuid: string, status: TicketStatus): Promise<Ticket>
 }
 
-type ResellerName = keyof ResellerEventData
-type GeneralName = Exclude<keyof GeneralEventData, 'test'>
-/** Names both styles use: `style` must be given. */
-type SharedName = ResellerName & GeneralName
-
-interface EmitBase {
-  /** The reseller whose webhooks receive the event. */
-  reseller_id: number
-}
-
-/** `style` may be left out, except for a name both styles use (`domain.registered`). */
-type StyleField<N, S> = N extends SharedName ? { style: S } : { style?: S }
-
-/** A reseller-style event to emit: to the reseller's webhook (`PUT /reseller/webhook`). */
-export type ResellerEmitInput = {
-  [N in ResellerName]: EmitBase &
-    StyleField<N, 'reseller'> & {
-      event: N
-      /** Default: sample data of the event, valid against its schema. */
-      data?: ResellerEventData[N]
-      /** The sandbox form (`sandbox: true`), as sandbox keys cause. Default `false`. */
-      sandbox?: boolean
-    }
-}[ResellerName]
-
-/** A general-style event to emit: to the reseller's general webhooks subscribed to it. */
-export type GeneralEmitInput = {
-  [N in GeneralName]: EmitBase &
-    StyleField<N, 'general'> & {
-      event: N
-      /** Default: sample data of the event, valid against its schema. */
-      data?: GeneralEventData[N]
-      /** General-style payloads have no sandbox form. */
-      sandbox?: false
-    }
-}[GeneralName]
-
-/**
- * What {@link MockApi.emit | mock.emit} takes: the body of `POST /__mock/events`. `style` may be left out
- * where the name belongs to one style only.
- */
-export type EmitEventInput = ResellerEmitInput | GeneralEmitInput
-
-/** The event emitted for an input: its style's shape when known, both for a shared name otherwise. */
-export type EmittedEvent<I extends EmitEventInput> = I extends { style: 'general' }
-  ? Extract<GeneralEvent, { event: I['event'] }>
-  : I extends { style: 'reseller' }
-    ? Extract<ResellerEvent, { event: I['event'] }>
-    : Extract<WebhookEvent, { event: I['event'] }>
-
 /** The typed control methods of a mock. */
 export interface MockControls {
   state(): MockState
@@ -112,14 +46,21 @@ const noHeaders = { get: () => null }
 
 /** Creates the in-process controls of a mock over its route handler. */
 export function createControls(handle: MockHandler, context: MockContext): MockControls {
-  /** Runs a control request through the routes; resolves `data`, or rejects with the answer's error. */
-  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  /**
+   * Runs the request of a control declaration through the routes; resolves its `data` (already
+   * through the declaration's schema on the way out), or rejects with the answer's error.
+   */
+  const send = async <E extends ControlEndpoint>(
+    declaration: E,
+    params: Readonly<Record<string, string>> | undefined,
+    body: unknown,
+  ): Promise<z.output<E['data']>> => {
     const answer = await handle({
-      method,
-      path,
+      method: declaration.method,
+      path: controlPath(declaration, params),
       query: new URLSearchParams(),
       headers: noHeaders,
-      body: body === undefined ? '' : JSON.stringify(body),
+      body: JSON.stringify(body),
     })
     const parsed = answer.body === '' ? undefined : JSON.parse(answer.body)
     if (answer.status >= 400) {
@@ -128,19 +69,13 @@ export function createControls(handle: MockHandler, context: MockContext): MockC
     }
     return parsed?.data
   }
-  const ticketPath = (uuid: string) => {
-    if (typeof uuid !== 'string' || uuid === '')
-      throw new TypeError('the ticket uuid must be a non-empty string')
-    return `/__mock/tickets/${encodeURIComponent(uuid)}`
-  }
   return {
     // The same JSON the endpoint answers, without the round trip through a request.
     state: () => JSON.parse(JSON.stringify(context.store.snapshot({ copy: false }))),
     tickets: {
-      staffReply: async (uuid, reply) =>
-        (await control('POST', `${ticketPath(uuid)}/replies`, reply)) as StaffReplyResult,
-      setStatus: async (uuid, status) => (await control('PATCH', ticketPath(uuid), { status })) as Ticket,
+      staffReply: (uuid, reply) => send(control.tickets.staffReply, { uuid }, reply),
+      setStatus: (uuid, status) => send(control.tickets.setStatus, { uuid }, { status }),
     },
-    emit: async (input) => (await control('POST', '/__mock/events', input)) as never,
+    emit: async (input) => (await send(control.events.emit, undefined, input)) as never,
   }
 }

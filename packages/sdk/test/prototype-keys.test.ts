@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { UnprocessableEntityError, ValidationError } from '../src/index.js'
-import { fieldErrors, validate } from '../src/schemas/index.js'
 import { TicketCreateBody } from '../src/schemas/tickets.js'
+import { fieldErrors, validate } from '../src/schemas.js'
 import { fail, json, setup } from './helpers/fake-api.js'
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf']

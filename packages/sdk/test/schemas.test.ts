@@ -30,7 +30,7 @@ import {
   WebhookEvent,
   WebhookTestBody,
   WhmPackageCreateBody,
-} from '../src/schemas/index.js'
+} from '../src/schemas.js'
 
 /** The field errors of a value that must be refused. */
 function refused(schema: Parameters<typeof validate>[0], value: unknown) {

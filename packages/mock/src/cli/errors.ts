@@ -1,17 +1,42 @@
-/** How a command of `reseller-mock` fails: the class decides the message's form and the exit code. */
+/**
+ * How a command of `reseller-mock` fails: always one line on stderr; the class decides the exit
+ * code. Every command exits 2 on a usage error (an unknown command or flag, a flag's bad value);
+ * docs/running-the-mock.md, "Exit codes", lists them all.
+ */
 
-/** A problem with the command line: reported in one line on stderr with a pointer to --help, then exit 1. */
+/** The exit code of a usage error, for every command. */
+export const USAGE_EXIT_CODE = 2
+
+/** A problem with the command line (unknown command or flag, bad flag value): one line, exit 2. */
 export class UsageError extends Error {}
 
-/** A failure to start that no flag syntax explains (the host cannot be bound): one line, exit 1. */
+/**
+ * A failure to start that no flag syntax explains (a seed or state file that cannot be used, a host
+ * or port that cannot be bound): one line, exit 1.
+ */
 export class StartError extends Error {}
 
-/** Writes `error` to stderr as one line (a stack trace only for an unexpected failure); returns exit code 1. */
+/** `message` as one line (a cause may span several). */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, '; ')
+}
+
+/** The pointer to a command's help that ends the line of a usage error. */
+function helpPointer(command: string): string {
+  return `; run "${command} --help" for the options`
+}
+
+/**
+ * Writes `error` to stderr as one line (a stack trace only for an unexpected failure); returns the
+ * exit code: {@link USAGE_EXIT_CODE} for a {@link UsageError}, 1 otherwise.
+ */
 export function reportFailure(command: string, error: unknown): number {
   if (error instanceof UsageError) {
-    process.stderr.write(`${command}: ${error.message}\nRun "${command} --help" for the options.\n`)
-  } else if (error instanceof StartError) {
-    process.stderr.write(`${command}: ${error.message}\n`)
+    process.stderr.write(`${command}: ${oneLine(error.message)}${helpPointer(command)}\n`)
+    return USAGE_EXIT_CODE
+  }
+  if (error instanceof StartError) {
+    process.stderr.write(`${command}: ${oneLine(error.message)}\n`)
   } else {
     process.stderr.write(`${command}: ${(error as Error)?.stack ?? String(error)}\n`)
   }
@@ -24,7 +49,7 @@ export function reportFailure(command: string, error: unknown): number {
  * was done".
  */
 export function commandFailure(command: string, message: string, usage = false): number {
-  const help = usage ? `; run "reseller-mock ${command} --help" for the options` : ''
-  process.stderr.write(`reseller-mock ${command}: ${message.replace(/\s*\n\s*/g, '; ')}${help}\n`)
-  return 2
+  const help = usage ? helpPointer(`reseller-mock ${command}`) : ''
+  process.stderr.write(`reseller-mock ${command}: ${oneLine(message)}${help}\n`)
+  return USAGE_EXIT_CODE
 }

@@ -5,8 +5,9 @@
  *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]...
  *                 [--allowed-origin ORIGIN]... [--quiet]
  *
- * Exit codes: 0 after SIGINT/SIGTERM (clean stop), 1 on a bad flag, a bad seed or state file, a
- * host or port that cannot be bound, or any other failure to start.
+ * Exit codes: 0 after SIGINT/SIGTERM (clean stop, at any moment from the start on); 1 when a seed
+ * or state file cannot be used, a host or port cannot be bound, or the start fails otherwise; 2 on
+ * a usage error (an unknown flag, a flag's bad value).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -18,6 +19,7 @@ import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
 import type { KeyInfo, Standalone } from '../server/standalone.js'
 import { StateFileError } from '../server/state-path.js'
 import { StartError, UsageError } from './errors.js'
+import { handleStopSignals } from './stop-signals.js'
 
 const USAGE = `Usage: reseller-mock [options]
 
@@ -55,6 +57,9 @@ Options:
   --quiet               no request log (start and stop lines are still printed)
   -v, --version         print the version
   -h, --help            show this help
+
+Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 a seed or state file that cannot be used, a host or
+port that cannot be bound; 2 usage error (an unknown command or flag, a flag's bad value).
 `
 
 /** Errors of `listen` and of the host name lookup before it: the host or port cannot be used. */
@@ -155,7 +160,7 @@ function parseFlags(argv: string[]): Flags {
     // Checked here, before anything starts, so that the one reason is the one printed.
     const directory = dirname(resolve(values.state))
     if (!existsSync(directory) || !statSync(directory).isDirectory())
-      throw new UsageError(`--state ${values.state}: the directory ${directory} does not exist`)
+      throw new StartError(`--state ${values.state}: the directory ${directory} does not exist`)
   }
   if (values['adopt-seed'] && (values.seed === undefined || values.state === undefined)) {
     throw new UsageError('--adopt-seed needs both --seed and --state')
@@ -200,13 +205,13 @@ async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (
   try {
     bytes = await readFile(path)
   } catch (error) {
-    throw new UsageError(`cannot read seed file ${path}: ${(error as Error).message}`)
+    throw new StartError(`cannot read seed file ${path}: ${(error as Error).message}`)
   }
   const parse = (text: string) => {
     try {
       return JSON.parse(text) as never
     } catch (error) {
-      throw new UsageError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
+      throw new StartError(`seed file ${path} is not valid JSON: ${(error as Error).message}`)
     }
   }
   return { bytes, parse }
@@ -238,13 +243,16 @@ export async function serve(argv: string[]): Promise<void> {
     process.stdout.write(`${version()}\n`)
     return
   }
-  const seedFile = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
   const out = (line: string) => process.stdout.write(`${line}\n`)
+  // Before the state file is opened and the URL printed: a stop at any moment of the start is clean.
+  const signals = handleStopSignals(out, (line) => process.stderr.write(`${line}\n`))
+  const seedFile = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
 
   let standalone: Standalone
   try {
     // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
     const { startStandalone } = await import('../server/standalone.js')
+    if (signals.requested) signals.stopNow()
     standalone = await startStandalone({
       seedFile,
       port: flags.port,
@@ -259,23 +267,24 @@ export async function serve(argv: string[]): Promise<void> {
       warn: (line) => process.stderr.write(`${line}\n`),
     })
   } catch (error) {
+    // A seed or state file, a host or port: what the flags name cannot be used (exit 1, not 2).
     const err = error as Error & { code?: string }
     if (err.name === 'SeedError')
-      throw new UsageError(`${flags.seed ? `seed file ${flags.seed}: ` : ''}${err.message}`)
+      throw new StartError(`${flags.seed ? `seed file ${flags.seed}: ` : ''}${err.message}`)
     if (err.code === 'EADDRINUSE') {
-      throw new UsageError(
+      throw new StartError(
         `cannot listen: ${err.message} (choose another --port, or --port 0 for a free one)`,
       )
     }
-    // A seed the state file did not record is a command-line problem; a file that cannot be used is not.
-    if (err instanceof StateFileError)
-      throw err.usage ? new UsageError(err.message) : new StartError(err.message)
-    if (err.code === 'EACCES') throw new UsageError(err.message)
+    if (err instanceof StateFileError || err.code === 'EACCES') throw new StartError(err.message)
     const reason = err.code === undefined ? undefined : BIND_ERRORS[err.code]
     if (reason)
       throw new StartError(`cannot listen on ${bracketed(flags.host)}:${flags.port}: ${reason(flags.host)}`)
     throw error
   }
+  signals.started(standalone)
+  // Stopped while starting: closing now, no URL to print.
+  if (signals.requested) return
 
   const { url } = standalone
   // Only this machine reaches a loopback host: the key-less control endpoints stay private.
@@ -316,27 +325,4 @@ export async function serve(argv: string[]): Promise<void> {
   out(keyTable(standalone.keys()))
   out('')
   out('Press Ctrl+C to stop.')
-
-  let stopping = false
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      process.stderr.write(`reseller-mock: ${signal} again, exiting at once\n`)
-      process.exit(1)
-    }
-    stopping = true
-    // The process ends next: tables of the state file nothing used need not be read.
-    standalone.close({ exiting: true }).then(
-      () => {
-        // --quiet silences the request log only: a script waits for this line as for the first.
-        out(`reseller-mock stopped (${signal})`)
-        process.exit(0)
-      },
-      (error: Error) => {
-        process.stderr.write(`reseller-mock: error while stopping: ${error.message}\n`)
-        process.exit(1)
-      },
-    )
-  }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
 }

@@ -8,6 +8,7 @@
  */
 import type { MessageAuthor, TicketCreateBody, TicketDetail, TicketStatus } from '@reseller-api/sdk/schemas'
 import { errors } from '../errors.js'
+import { unusedId } from '../state/random.js'
 import type { MessageRow, TicketRow } from '../state/schemas.js'
 import type { Store } from '../state/store.js'
 import type { Caller } from './caller.js'
@@ -33,8 +34,14 @@ export function createTicket(mock: DomainContext, caller: Caller, body: TicketCr
   const service = body.service_id === undefined ? undefined : store.services.get(body.service_id)
   const created_at = store.timestamp()
   const ticket = store.tickets.insert({
-    id: store.nextId('ticket'),
-    uuid: mock.random.uuid(),
+    id: unusedId(
+      () => store.nextId('ticket'),
+      (id) => store.tickets.get(id) !== undefined,
+    ),
+    uuid: unusedId(
+      () => mock.random.uuid(),
+      (uuid) => store.tickets.by('uuid', uuid) !== undefined,
+    ),
     user_id: caller.reseller.id,
     subject: body.subject,
     department: body.department,
@@ -81,7 +88,10 @@ function addMessage(
   created_at = store.timestamp(),
 ) {
   return store.messages.insert({
-    id: store.nextId('message'),
+    id: unusedId(
+      () => store.nextId('message'),
+      (id) => store.messages.get(id) !== undefined,
+    ),
     ticket_id: ticket.id,
     message,
     from,

@@ -4,6 +4,7 @@
  * each pair of answers with {@link compareExchange} (docs/keeping-the-mock-honest.md).
  */
 import { keyMode } from '@reseller-api/sdk/schemas'
+import { createControlClient } from '../control/client.js'
 import { createMockApi } from '../mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import { compareExchange, type Exchange, IdMap, type OpenApiLike, type StepResult } from './engine.js'
@@ -194,9 +195,8 @@ export async function compareAccounts(options: CompareOptions): Promise<CompareR
     throw error
   }
   const mock = createMockApi({ seed: imported.seed })
-  const openapi = (await (
-    await mock.fetch(new Request(`${mock.baseUrl}/__mock/openapi.json`))
-  ).json()) as OpenApiLike
+  const controls = createControlClient({ baseUrl: mock.baseUrl, fetch: mock.fetch })
+  const openapi = (await controls.openapi()) as OpenApiLike
   const pairs: KeyPair[] = imported.keys.map((k) => ({
     upstream: options.keys[k.given]!,
     mock: k.key,

@@ -4,7 +4,9 @@
  * compared and what is masked is listed in docs/keeping-the-mock-honest.md, "What is compared".
  */
 import { ID_FIELDS, type IdMap } from './ids.js'
+import { MASKED, maskedFields, TIME_FIELDS } from './masks.js'
 import { allowedStrings, childSchemas, type OpenApiLike, responseSchemas } from './openapi-lookup.js'
+import { ruleBreaks } from './openapi-rules.js'
 
 export { IdMap } from './ids.js'
 export type { OpenApiLike } from './openapi-lookup.js'
@@ -30,6 +32,8 @@ export interface Difference {
   kind: string
   upstream: unknown
   mock: unknown
+  /** Kind `rule` only: which side breaks which rule of the document (`upstream: must match pattern /^sb_/`). */
+  rule?: string
 }
 
 /** The kinds of {@link Difference}. */
@@ -46,6 +50,7 @@ export const DIFFERENCE_KINDS = [
   'pagination',
   'order',
   'length',
+  'rule',
 ] as const
 /** What a {@link Difference} is about. */
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number]
@@ -73,28 +78,6 @@ const HEADERS: { name: string; value: boolean }[] = [
   { name: 'retry-after', value: false },
   { name: 'deprecation', value: true },
   { name: 'link', value: true },
-]
-
-/** Fields holding a time: their value is compared only when it came from the import. */
-const TIME_FIELDS = new Set([
-  'created_at',
-  'updated_at',
-  'attempted_at',
-  'next_attempt_at',
-  'suspended_at',
-  'due_at',
-])
-
-/**
- * Values masked whatever they hold (compared by type only): prose the service words its own way,
- * and values generated per request. Pointers as regular expressions on the JSON pointer.
- */
-const MASKED: { pointer: RegExp; why: string }[] = [
-  { pointer: /^\/error\/message$/, why: 'error prose is the service’s wording' },
-  { pointer: /^\/error\/fields\/.+$/, why: 'field messages are prose; the field names are compared' },
-  { pointer: /^\/data\/password$/, why: 'a simulated account’s password is generated' },
-  { pointer: /^\/data\/secret$/, why: 'a webhook secret is generated' },
-  { pointer: /^\/data\/message$/, why: 'the sandbox notice is prose' },
 ]
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/
@@ -158,8 +141,6 @@ class BodyComparison {
       return
     }
     if (MASKED.some((m) => m.pointer.test(pointer))) return
-    if (key !== undefined && ID_FIELDS.has(key) && up !== null && this.#ids.id(up as number) === String(mock))
-      return
     if (up !== mock) this.add(pointer, 'value', up, mock)
   }
 
@@ -192,13 +173,16 @@ class BodyComparison {
     pointer: string,
     schemas: Record<string, unknown>[],
   ): void {
+    const masked = maskedFields(up, mock, this.#ids)
     for (const [key, value] of Object.entries(up)) {
+      if (masked.has(key)) continue
       const at = `${pointer}/${escapePointer(key)}`
       if (!(key in mock)) this.add(at, 'missing', value, undefined)
       else this.value(value, mock[key], at, childSchemas(this.#openapi, schemas, key), key)
     }
     for (const [key, value] of Object.entries(mock)) {
-      if (!(key in up)) this.add(`${pointer}/${escapePointer(key)}`, 'extra', undefined, value)
+      if (!(key in up) && !masked.has(key))
+        this.add(`${pointer}/${escapePointer(key)}`, 'extra', undefined, value)
     }
   }
 
@@ -252,6 +236,53 @@ function compareHeaders(upstream: Exchange, mock: Exchange, out: BodyComparison)
   }
 }
 
+/** The value at a JSON pointer of `body` (`undefined` where there is none). */
+function valueAt(body: unknown, pointer: string): unknown {
+  let value = body
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (Array.isArray(value)) value = value[Number(key)]
+    else if (isObject(value) && Object.hasOwn(value, key)) value = value[key]
+    else return undefined
+  }
+  return value
+}
+
+/** Kinds that already say a value breaks the document: a rule break at their pointer is not told twice. */
+const RULE_KINDS: ReadonlySet<string> = new Set(['type', 'enum', 'timestamp_format'])
+
+/**
+ * The values of either answer that break a rule the document states for them (pattern, format,
+ * const, enum, bounds), masked or not: one `rule` difference per pointer, naming side and rule.
+ */
+function compareRules(
+  upstream: Exchange,
+  mock: Exchange,
+  context: CompareContext,
+  out: BodyComparison,
+): void {
+  const rules = new Map<string, string[]>()
+  const note = (side: string, breaks: { pointer: string; rule: string }[]) => {
+    for (const { pointer, rule } of breaks)
+      rules.set(pointer, [...(rules.get(pointer) ?? []), `${side}: ${rule}`])
+  }
+  note(
+    'upstream',
+    ruleBreaks(context.openapi, upstream.method, upstream.path, upstream.status, upstream.body),
+  )
+  note('mock', ruleBreaks(context.openapi, mock.method, mock.path, mock.status, mock.body))
+  for (const [pointer, broken] of rules) {
+    if (out.differences.some((d) => d.pointer === pointer && RULE_KINDS.has(d.kind))) continue
+    out.differences.push({
+      pointer,
+      kind: 'rule',
+      upstream: valueAt(upstream.body, pointer),
+      mock: valueAt(mock.body, pointer),
+      rule: broken.join('; '),
+    })
+  }
+}
+
 function errorCode(body: unknown): unknown {
   return isObject(body) && isObject(body.error) ? body.error.code : undefined
 }
@@ -259,8 +290,9 @@ function errorCode(body: unknown): unknown {
 /**
  * Compares one step: status, `error.code`, the headers the SDK relies on, then the body (shape,
  * JSON types, enum values outside `context.openapi`, timestamp formats, stable values, pagination,
- * list order). Ids that differ and did not come from the import are learned into `context.ids`
- * first, so that later steps map them.
+ * list order), then the document's rules on each side's values, masked ones included. Ids that
+ * differ and did not come from the import are learned into `context.ids` first, so that later
+ * steps map them.
  */
 export function compareExchange(
   name: string,
@@ -297,6 +329,7 @@ export function compareExchange(
       out.value(upstream.body, mock.body, '', schemas)
     }
   }
+  compareRules(upstream, mock, context, out)
   return {
     name,
     method: upstream.method,

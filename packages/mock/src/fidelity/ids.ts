@@ -2,7 +2,9 @@
  * Ids on two sides of a comparison. The import keeps the upstream's ids, so most ids are equal on
  * both sides; ids made during a run (a sandbox account's `sb_` username, a delivery made by a test
  * event) differ, and are learned from the first pair of answers that shows them, then mapped in
- * later requests and answers (docs/keeping-the-mock-honest.md, "What is masked").
+ * later requests and answers (docs/keeping-the-mock-honest.md, "What is masked"). Integer ids are
+ * not learned: a ticket and a message may both be 29, so a value cannot say what it identifies;
+ * the engine masks the integer ids of a record made during the run instead ({@link IdMap.madeDuringRun}).
  */
 
 /** Field names whose values identify a record. */
@@ -69,12 +71,27 @@ export class IdMap {
     for (const [key, value] of Object.entries(up)) {
       const other = mock[key]
       if (ID_FIELDS.has(key) && (typeof value === 'string' || typeof value === 'number')) {
-        if ((typeof other === 'string' || typeof other === 'number') && String(other) !== String(value))
-          this.#map(String(value), String(other))
+        if (typeof value === 'string' && typeof other === 'string' && other !== value) this.#map(value, other)
       } else {
         this.#walk(value, other)
       }
     }
+  }
+
+  /**
+   * Whether `record`, an object of an upstream answer, was made during the run: one of its ids, or
+   * its `created_at`, is a string the import did not bring (an imported record shows the import's).
+   */
+  madeDuringRun(record: Record<string, Json>): boolean {
+    for (const [key, value] of Object.entries(record)) {
+      if (
+        typeof value === 'string' &&
+        (ID_FIELDS.has(key) || key === 'created_at') &&
+        !this.#known.has(value)
+      )
+        return true
+    }
+    return false
   }
 
   #map(up: string, mock: string): void {

@@ -51,6 +51,11 @@ function standalone(schema: unknown, defs: unknown): Json {
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...(JSON.parse(text) as Json) }
 }
 
+/** A validator of `schema`, a schema of the document whose components are `defs`. */
+export function compileSchema(schema: unknown, defs: unknown): ZodType {
+  return fromJSONSchema(standalone(schema, defs) as never)
+}
+
 function pointerOf(path: PropertyKey[]): string {
   return path.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
 }
@@ -63,7 +68,7 @@ export function createExchangeChecker(document: OpenApiDocumentLike) {
   const validator = (cacheKey: string, schema: unknown): ZodType => {
     let validate = compiled.get(cacheKey)
     if (!validate) {
-      validate = fromJSONSchema(standalone(schema, defs) as never)
+      validate = compileSchema(schema, defs)
       compiled.set(cacheKey, validate)
     }
     return validate

@@ -64,6 +64,28 @@ function candidates(doc: OpenApiLike, schema: unknown): Json[] {
   return branches ? branches.flatMap((branch) => candidates(doc, branch)) : [resolved]
 }
 
+/**
+ * The JSON schema of an answer: `method path` with that status (or `default`), as the document
+ * writes it, and a key naming that answer (`get /x/{id} 200`); `undefined` when it has none.
+ */
+export function responseSchema(
+  doc: OpenApiLike,
+  method: string,
+  path: string,
+  status: number | null,
+): { key: string; schema: unknown } | undefined {
+  const template = pathTemplate(doc, path)
+  if (template === undefined || status === null) return undefined
+  const verb = method.toLowerCase()
+  const operation = doc.paths?.[template]?.[verb]
+  if (!isObject(operation) || !isObject(operation.responses)) return undefined
+  const listed = String(status) in operation.responses ? String(status) : 'default'
+  const content = resolveRef(doc, operation.responses[listed])?.content
+  const json = isObject(content) ? content['application/json'] : undefined
+  if (!isObject(json) || json.schema === undefined) return undefined
+  return { key: `${verb} ${template} ${listed}`, schema: json.schema }
+}
+
 /** The schemas of an answer: `method path` with that status (or `default`), JSON content. */
 export function responseSchemas(
   doc: OpenApiLike,
@@ -71,14 +93,8 @@ export function responseSchemas(
   path: string,
   status: number | null,
 ): Json[] {
-  const template = pathTemplate(doc, path)
-  if (template === undefined || status === null) return []
-  const operation = doc.paths?.[template]?.[method.toLowerCase()]
-  if (!isObject(operation) || !isObject(operation.responses)) return []
-  const response = resolveRef(doc, operation.responses[String(status)] ?? operation.responses.default)
-  const content = response?.content
-  const json = isObject(content) ? content['application/json'] : undefined
-  return isObject(json) ? candidates(doc, json.schema) : []
+  const found = responseSchema(doc, method, path, status)
+  return found ? candidates(doc, found.schema) : []
 }
 
 /** The schemas of member `key` (a property name, or an array index) of a value matching `schemas`. */

@@ -7,6 +7,7 @@
  */
 
 import { keyMode } from '@reseller-api/sdk/schemas'
+import { targetProblem } from '../domain/target-policy.js'
 import type { MockApi } from '../mock-api.js'
 import { createMockApi } from '../node.js'
 import type { SeedInput } from '../seed/schema.js'
@@ -62,6 +63,20 @@ function parsedBody(text: string | null): unknown {
   }
 }
 
+/**
+ * Whether the recorded upstream took a general webhook that points where the mock's default rule
+ * refuses (a loopback receiver: another mock started with `--insecure-webhooks`). The replay's mock
+ * then takes such URLs too, as the upstream did; nothing is ever sent to them, the replay is offline.
+ */
+export function upstreamTookPrivateWebhooks(exchanges: readonly CassetteExchange[]): boolean {
+  return exchanges.some(({ request, response }) => {
+    if (request.method !== 'POST' || request.path.split('?')[0] !== '/api/v1/webhooks') return false
+    if (response === null || response.status < 200 || response.status > 299) return false
+    const url = (parsedBody(asText(request.body, request.body_encoding)) as { url?: unknown } | null)?.url
+    return typeof url === 'string' && targetProblem(url) !== null
+  })
+}
+
 function recordedSide(exchange: CassetteExchange, response: RecordedResponse): Exchange {
   return {
     method: exchange.request.method,
@@ -108,7 +123,10 @@ export async function replayCassette(cassette: Cassette, options: ReplayOptions)
   // The dispatcher takes the global fetch as it is when the mock is made (webhooks/dispatcher.ts).
   globalThis.fetch = offlineFetch
   try {
-    mock = createMockApi({ seed: cassette.seed as SeedInput })
+    mock = createMockApi({
+      seed: cassette.seed as SeedInput,
+      insecureWebhooks: upstreamTookPrivateWebhooks(cassette.exchanges),
+    })
   } finally {
     globalThis.fetch = platformFetch
   }

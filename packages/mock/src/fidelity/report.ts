@@ -83,6 +83,10 @@ export function buildReport(upstream: string, scenario: string, steps: StepResul
 const show = (value: unknown) => (value === undefined ? '(absent)' : JSON.stringify(value))
 const statusText = (status: number | null) => (status === null ? '---' : String(status))
 
+/** `/data/x kind: upstream …, mock …`, and the rule broken for a `rule` difference. */
+const describeDifference = (d: Difference) =>
+  `${d.pointer === '' ? '(status)' : d.pointer} ${d.kind}: upstream ${show(d.upstream)}, mock ${show(d.mock)}${d.rule === undefined ? '' : ` (${d.rule})`}`
+
 /**
  * The table: one line per step (`ok` or the number of differences, both statuses, method, path),
  * then one indented line per difference naming step, method, path, pointer and kind.
@@ -95,9 +99,7 @@ export function formatTable(steps: StepResult[]): string {
     const status = `${statusText(step.status[0])}/${statusText(step.status[1])}`
     lines.push(`${verdict} ${step.name.padEnd(width)} ${status} ${step.method} ${step.path}`)
     for (const d of step.differences) {
-      lines.push(
-        `       ${step.name} ${step.method} ${step.path} ${d.pointer === '' ? '(status)' : d.pointer} ${d.kind}: upstream ${show(d.upstream)}, mock ${show(d.mock)}`,
-      )
+      lines.push(`       ${step.name} ${step.method} ${step.path} ${describeDifference(d)}`)
     }
   }
   const total = countDifferences(steps)
@@ -121,12 +123,7 @@ export function formatJunit(suite: string, steps: StepResult[]): string {
   const cases = steps.map((step) => {
     const name = xml(`${step.name}: ${step.method} ${step.path}`)
     if (step.differences.length === 0) return `    <testcase classname="${xml(suite)}" name="${name}"/>`
-    const body = step.differences
-      .map(
-        (d) =>
-          `${d.pointer === '' ? '(status)' : d.pointer} ${d.kind}: upstream ${show(d.upstream)}, mock ${show(d.mock)}`,
-      )
-      .join('\n')
+    const body = step.differences.map((d) => describeDifference(d)).join('\n')
     return [
       `    <testcase classname="${xml(suite)}" name="${name}">`,
       `      <failure message="${step.differences.length} difference(s)" type="difference">${xml(body)}</failure>`,

@@ -5,29 +5,18 @@
  */
 import { GeneralEvent, operations, ResellerEvent } from '@reseller-api/sdk/schemas'
 import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
-import * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
+import { control } from '../control/operations.js'
+import type { DeliveryView } from '../control/schemas.js'
 import { findWebhook } from '../domain/webhooks.js'
 import { errors } from '../errors.js'
-import { data } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 import { withUtcOffset } from '../state/clock.js'
-import { DeliveryRow } from '../state/schemas.js'
+import type { DeliveryRow } from '../state/schemas.js'
 import { RESELLER_WEBHOOK_ID } from '../webhooks/dispatcher.js'
 
-/**
- * A delivery as the operator sees it (`GET /__mock/deliveries`): the stored record, the URL it goes
- * to now and the `x-service-signature` header its attempts carry (`null` once its webhook is gone);
- * `redelivery_of`, for a redelivery, the delivery whose id its attempts carry in `x-service-delivery`.
- */
-export const DeliveryView = z.extend(DeliveryRow, {
-  url: z.nullable(z.string()),
-  signature: z.nullable(z.string()),
-  redelivery_of: z.nullable(z.string()),
-})
-
 /** The delivery view of a record: where it goes and how it is signed, with the webhook's current secret. */
-async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<z.infer<typeof DeliveryView>> {
+async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<DeliveryView> {
   const target =
     row.webhook_id === RESELLER_WEBHOOK_ID
       ? store.resellerWebhooks.get(row.reseller_id)
@@ -100,27 +89,23 @@ export const deliveryRoutes: Route[] = [
 
   // Every delivery of every reseller, newest first, with its signature header: the inspector's list.
   route(
-    'GET',
-    '/__mock/deliveries',
-    { auth: 'none' },
+    control.deliveries.list,
     async (call) => {
       const { store } = call.mock
       const rows = Array.from(store.deliveries.all()).reverse()
-      return data(z.array(DeliveryView), await Promise.all(rows.map((row) => viewOf(store, row))))
+      return call.answer(await Promise.all(rows.map((row) => viewOf(store, row))))
     },
     { transaction: false },
   ),
 
   // "Redeliver now": a new delivery of the same bytes, first attempt at once (see Dispatcher.redeliver).
   route(
-    'POST',
-    '/__mock/deliveries/:delivery_id/redeliver',
-    { auth: 'none' },
+    control.deliveries.redeliver,
     async (call) => {
       const id = call.params.delivery_id!
       const record = await call.mock.dispatcher.redeliver(id)
       if (!record) throw errors.notFound(`delivery ${id}`)
-      return data(DeliveryView, await viewOf(call.mock.store, record), 201)
+      return call.answer(await viewOf(call.mock.store, record))
     },
     { transaction: false },
   ),

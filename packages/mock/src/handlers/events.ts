@@ -2,13 +2,10 @@
  * `POST /__mock/events`: emits any event of the API through the real delivery
  * path. No key needed, like every control endpoint.
  */
-import { WebhookEvent } from '@reseller-api/sdk/schemas'
-import { EmitEventBody, emitEvent } from '../domain/events.js'
-import { data } from '../routing/reply.js'
+import { control } from '../control/operations.js'
+import { emitEvent } from '../domain/events.js'
 import { type Route, route } from '../routing/route.js'
 
 export const eventRoutes: Route[] = [
-  route('POST', '/__mock/events', { auth: 'none' }, (call) =>
-    data(WebhookEvent, emitEvent(call.mock, call.body(EmitEventBody)), 201),
-  ),
+  route(control.events.emit, (call) => call.answer(emitEvent(call.mock, call.body()))),
 ]

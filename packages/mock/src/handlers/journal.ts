@@ -1,19 +1,8 @@
 /** The request journal over HTTP: `GET` and `DELETE /__mock/requests`. */
-import * as z from 'zod/mini'
-import { JournalEntry, JournalQuery } from '../journal/schema.js'
-import { data } from '../routing/reply.js'
+import { control } from '../control/operations.js'
 import { type Route, route } from '../routing/route.js'
 
-const open = { auth: 'none' } as const
-
-/** Answer of a `DELETE` that empties a list: how many items it removed. */
-export const Cleared = z.object({ cleared: z.int() })
-
-const Entries = z.array(JournalEntry)
-
 export const journalRoutes: Route[] = [
-  route('GET', '/__mock/requests', open, (call) =>
-    data(Entries, call.mock.journal.list(call.query(JournalQuery))),
-  ),
-  route('DELETE', '/__mock/requests', open, (call) => data(Cleared, { cleared: call.mock.journal.clear() })),
+  route(control.requests.list, (call) => call.answer(call.mock.journal.list(call.query()))),
+  route(control.requests.clear, (call) => call.answer({ cleared: call.mock.journal.clear() })),
 ]

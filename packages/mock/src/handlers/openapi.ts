@@ -8,6 +8,7 @@
  * is inlined there, `noExternal` in tsup.config.ts): browser and Workers bundles get plain
  * JavaScript, and nobody loads 100 KiB of JSON who never asks for it.
  */
+import { control } from '../control/operations.js'
 import { jsonAnswer } from '../routing/reply.js'
 import { type Route, route } from '../routing/route.js'
 
@@ -26,9 +27,12 @@ function serverUrl(baseUrl: string, host: string | null): string {
 }
 
 export const openApiRoutes: Route[] = [
-  route('GET', '/__mock/openapi.json', { auth: 'none' }, async (call) => {
+  route(control.meta.openapi, async (call) => {
     const { servers: _servers, ...rest } = await load()
     const url = serverUrl(call.mock.baseUrl, call.request.headers.get('host'))
-    return jsonAnswer(200, JSON.stringify({ ...rest, servers: [{ url, description: 'This mock' }] }))
+    return jsonAnswer(
+      control.meta.openapi.status,
+      JSON.stringify({ ...rest, servers: [{ url, description: 'This mock' }] }),
+    )
   }),
 ]

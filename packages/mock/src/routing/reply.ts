@@ -32,21 +32,48 @@ export function jsonAnswer(status: number, body: string, headers?: Record<string
 const serializers = new WeakMap<object, Serializer>()
 
 /**
+ * Records one serializer keeps, per generation: reading pages and records again is served from the
+ * cache, while a client that reads every record of a large table (a read-only sweep) leaves at most
+ * two generations cached, not one string per record it ever read.
+ */
+export const CACHED_RECORDS = 500
+
+/** A record's wire JSON, for one version of it. */
+type Cached = { version: number; json: string }
+
+/**
  * The cached serializer of `owner` (a declaration) through `schema`, a wire schema of the SDK: one
  * cache per owner, so two operations that answer the same record with different projections never
- * share an entry.
+ * share an entry. The cache has two generations: a hit in the older one moves the entry to the
+ * newer; a full newer generation becomes the older, and the older one is dropped whole.
  */
 export function serializerOf(owner: object, schema: z.ZodMiniType): Serializer {
   let found = serializers.get(owner)
   if (found === undefined) {
-    const cache = new WeakMap<object, { version: number; json: string }>()
+    let recent = new WeakMap<object, Cached>()
+    let older = new WeakMap<object, Cached>()
+    let size = 0
+    const remember = (row: object, entry: Cached) => {
+      if (size >= CACHED_RECORDS) {
+        older = recent
+        recent = new WeakMap()
+        size = 0
+      }
+      recent.set(row, entry)
+      size++
+    }
     found = {
       json(row, project) {
         const version = rowVersion(row)
-        const hit = cache.get(row)
+        const hit = recent.get(row)
         if (hit !== undefined && hit.version === version) return hit.json
+        const old = hit === undefined ? older.get(row) : undefined
+        if (old !== undefined && old.version === version) {
+          remember(row, old)
+          return old.json
+        }
         const json = JSON.stringify(schema.parse(project ? project() : row))
-        cache.set(row, { version, json })
+        remember(row, { version, json })
         return json
       },
     }

@@ -1,8 +1,8 @@
 /**
- * Route definitions. A service route binds `resolve` to the SDK's declaration of its operation
- * (method, path, access, deprecation: `operations` of `@reseller-api/sdk/schemas`), reads its body
- * and answers through it (`call.body()`, `call.answer…`); a control route is `(method, path
- * pattern, access rules, resolve)`. The core checks
+ * Route definitions. A route binds `resolve` to the declaration of its operation: the SDK's for a
+ * service route (method, path, access, deprecation: `operations` of `@reseller-api/sdk/schemas`),
+ * the mock's for a control route (`control` of `control/operations.ts`: no key needed). It reads
+ * its body and query and answers through it (`call.body()`, `call.query()`, `call.answer…`). The core checks
  * access in the documented order (401, 403 scope, 403 sandbox) before `resolve` runs, and `resolve`
  * continues it: look up the resources of the path first (404), then read the body or query (422),
  * then apply business rules.
@@ -19,6 +19,7 @@ import {
 } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import type { MockContext } from '../context.js'
+import { type AnyControlEndpoint, type ControlEndpoint, isControlEndpoint } from '../control/endpoint.js'
 import type { Caller } from '../domain/caller.js'
 import { errors } from '../errors.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
@@ -44,8 +45,20 @@ type DeclaredBody<E> = E extends { readonly body: infer B }
     : never
   : never
 
-/** What the bound declaration `E` answers in `data` (`never` for a list or a control route). */
-type DeclaredData<E> = E extends Endpoint<infer T, infer _B> ? T : never
+/** The output of the query schema `E` declares (`never` for a route that declares none). */
+type DeclaredQuery<E> = E extends { readonly query: infer Q }
+  ? Q extends z.ZodMiniType
+    ? z.output<Q>
+    : never
+  : never
+
+/** What the bound declaration `E` answers in `data` (`never` for a list or a raw answer). */
+type DeclaredData<E> =
+  E extends Endpoint<infer T, infer _B>
+    ? T
+    : E extends ControlEndpoint<infer D, infer _B, infer _Q, infer _P>
+      ? z.output<D>
+      : never
 
 /** One item of the page the bound declaration `E` answers (`never` unless it is a list). */
 type DeclaredItem<E> = E extends ListEndpoint<infer T> ? T : never
@@ -68,6 +81,8 @@ export interface Call<E = undefined> {
   body(): DeclaredBody<E>
   /** The query string validated with `schema` (422 `validation_error` otherwise). */
   query<S extends z.ZodMiniType>(schema: S): z.output<S>
+  /** The query string validated with the query schema of the bound declaration. */
+  query(): DeclaredQuery<E>
   /** The `page` query parameter (default 1), validated with the SDK's `PageQuery`. */
   page(): number
   /**
@@ -102,23 +117,24 @@ export interface Route extends Access {
   successor?: string
   /** `false`: run outside a store transaction (routes that reset or restore the whole state). */
   transaction?: false
-  /** The SDK's declaration this route answers (service routes; control routes have none). */
-  operation?: AnyEndpoint
+  /** The declaration this route answers: the SDK's (service routes) or the mock's (control routes). */
+  operation?: AnyEndpoint | AnyControlEndpoint
 }
 
 /** `{name}` placeholders → the router's `:name`. */
 const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
 
 /**
- * Binds `resolve` to the SDK's declaration of a service operation: its method, its path below
- * `/api/v1` (parameters named as on the wire), its access rules and its successor if deprecated.
+ * Binds `resolve` to a declaration: the SDK's of a service operation (its method, its path below
+ * `/api/v1` with parameters named as on the wire, its access rules and its successor if
+ * deprecated), or the mock's of a control endpoint (its method and path; no key needed).
  */
-export function route<E extends AnyEndpoint>(
+export function route<E extends AnyEndpoint | AnyControlEndpoint>(
   operation: E,
   resolve: (call: Call<E>) => MockResponse | Promise<MockResponse>,
   extra?: Pick<Route, 'transaction'>,
 ): Route
-/** Defines a control route (`/__mock/…`). */
+/** Defines a route without a declaration (tests of the route table). */
 export function route(
   method: HttpMethod,
   path: string,
@@ -128,7 +144,7 @@ export function route(
 ): Route
 export function route(
   ...args:
-    | [AnyEndpoint, Route['resolve'], Pick<Route, 'transaction'>?]
+    | [AnyEndpoint | AnyControlEndpoint, Route['resolve'], Pick<Route, 'transaction'>?]
     | [HttpMethod, string, Access, Route['resolve'], Pick<Route, 'transaction'>?]
 ): Route {
   if (typeof args[0] === 'string') {
@@ -141,7 +157,21 @@ export function route(
     ]
     return { method, path, ...access, ...extra, resolve }
   }
-  const [operation, resolve, extra] = args as [AnyEndpoint, Route['resolve'], Pick<Route, 'transaction'>?]
+  const [operation, resolve, extra] = args as [
+    AnyEndpoint | AnyControlEndpoint,
+    Route['resolve'],
+    Pick<Route, 'transaction'>?,
+  ]
+  if (isControlEndpoint(operation)) {
+    return {
+      method: operation.method,
+      path: routerPath(operation.path),
+      auth: 'none',
+      ...extra,
+      resolve,
+      operation,
+    }
+  }
   const { scope, sandbox } = operation.access
   return {
     method: operation.method,
@@ -188,17 +218,19 @@ function queryObject(query: URLSearchParams): Record<string, string> {
   return Object.fromEntries(query)
 }
 
+type AnyDeclaration = AnyEndpoint | AnyControlEndpoint
+
 /** The declaration of the route, of the kind its answer needs (a programming error otherwise). */
-function declared<K extends AnyEndpoint['kind']>(
-  operation: AnyEndpoint | undefined,
+function declared<K extends 'one' | 'list'>(
+  operation: AnyDeclaration | undefined,
   kind: K,
-): Extract<AnyEndpoint, { kind: K }> {
+): Extract<AnyDeclaration, { kind: K }> {
   if (operation?.kind !== kind) {
     throw new Error(
       `this route is not bound to a declaration that answers ${kind === 'one' ? 'one resource' : 'a page'}`,
     )
   }
-  return operation as Extract<AnyEndpoint, { kind: K }>
+  return operation as Extract<AnyDeclaration, { kind: K }>
 }
 
 /** Builds the {@link Call} of a request. */
@@ -207,10 +239,11 @@ export function createCall(
   params: Record<string, string>,
   mock: MockContext,
   caller: Caller | undefined,
-  operation?: AnyEndpoint,
+  operation?: AnyDeclaration,
 ): Call {
-  const call: Omit<Call, 'body' | 'answer' | 'answerRecord' | 'answerPage'> & {
+  const call: Omit<Call, 'body' | 'query' | 'answer' | 'answerRecord' | 'answerPage'> & {
     body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown
+    query(schema?: z.ZodMiniType): unknown
     answer(value: unknown): MockResponse
     answerRecord(row: object, project?: () => unknown): MockResponse
     answerPage(rows: readonly object[], pageNumber?: number): MockResponse
@@ -232,7 +265,9 @@ export function createCall(
       return result.data
     },
     query(schema) {
-      const result = validate(schema, queryObject(request.query))
+      const declared = schema ?? (operation && isControlEndpoint(operation) ? operation.query : undefined)
+      if (!declared) throw new Error('this route declares no query: name the schema to read it with')
+      const result = validate(declared, queryObject(request.query))
       if (!result.success) throw errors.validation(result.fields)
       return result.data
     },

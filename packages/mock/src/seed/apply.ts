@@ -6,7 +6,7 @@
 import { keyMode } from '@reseller-api/sdk/schemas'
 import { accountUsage, deriveUsername } from '../domain/hosting.js'
 import { generateWebhookSecret, nextWebhookId } from '../domain/webhooks.js'
-import type { MockRandom } from '../state/random.js'
+import { type MockRandom, unusedId } from '../state/random.js'
 import type { Store } from '../state/store.js'
 import { formatMicros, parseMicros } from '../state/timestamps.js'
 import type { Seed } from './schema.js'
@@ -39,9 +39,18 @@ export function timestampFormatter(): (micros: number) => string {
  * place on a parsed seed, so that applying it again (`reset()`) gives the very same state.
  */
 export function resolveSeed(seed: Seed, random: MockRandom): Seed {
+  // A drawn uuid never repeats one the seed gives (an imported seed holds another mock's draws).
+  const given = new Set(
+    seed.resellers.flatMap((r) => [...r.tickets.map((t) => t.uuid), ...r.services.map((s) => s.id)]),
+  )
+  const uuid = () =>
+    unusedId(
+      () => random.uuid(),
+      (value) => given.has(value),
+    )
   for (const r of seed.resellers) {
-    for (const t of r.tickets) t.uuid ??= random.uuid()
-    for (const s of r.services) s.id ??= random.uuid()
+    for (const t of r.tickets) t.uuid ??= uuid()
+    for (const s of r.services) s.id ??= uuid()
     for (const w of r.webhooks) w.secret ??= generateWebhookSecret(random)
   }
   return seed

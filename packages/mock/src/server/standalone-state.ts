@@ -82,7 +82,6 @@ export function chooseSeed(
     throw new StateFileError(
       path,
       `was created from ${recorded?.isDemo ? 'the built-in demo seed' : 'another seed'}, not the one given; start without --seed to use the recorded seed, or add --adopt-seed to keep the state and make reset go to the new seed`,
-      { usage: true },
     )
   }
   return { seed: given.value, recordJson: given.json, from: 'option', adopted: !same }

@@ -11,7 +11,8 @@ import { listen } from './listen.js'
 import { publicFetch } from './public-fetch.js'
 import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
 import { type SavedState, StateDatabase } from './state-db.js'
-import { resolveStatePath, StateFileError, sniffStateFile } from './state-path.js'
+import { identifyStateFile } from './state-identity.js'
+import { resolveStatePath, StateFileError } from './state-path.js'
 import { seedDigest } from './state-schema.js'
 import { StateSync } from './state-sync.js'
 
@@ -95,7 +96,7 @@ interface OpenedState {
 
 function openState(path: string): OpenedState {
   const resolved = resolveStatePath(path)
-  const db = StateDatabase.open(resolved, sniffStateFile(resolved))
+  const db = StateDatabase.open(resolved, identifyStateFile(resolved))
   try {
     return { db, saved: db.isNew ? undefined : db.read() }
   } catch (error) {
@@ -155,6 +156,8 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
     const path = opened?.db.path ?? ''
     const choice = chooseSeed(givenSeed(options), opened?.saved?.seed, options.adoptSeed ?? false, path)
     const { mock, context } = createStandaloneMock(options, choice, opened)
+    // Everything that can refuse the file is behind: only now is it opened for writing.
+    opened?.db.lockForWriting()
     const sync = opened ? startSync(opened, context, choice) : undefined
     return { mock, context, choice, sync }
   } catch (error) {

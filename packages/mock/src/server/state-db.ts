@@ -5,23 +5,19 @@
  *     rows(tbl, key, json)   one row per stored record, rowid order = the table's insertion order
  *
  * WAL with `synchronous=FULL` (a commit is on disk before it returns), `locking_mode=EXCLUSIVE`
- * (one process per file: the lock is taken at open and held until close), `application_id` and
- * `user_version` to tell our files from others, `quick_check` at open (`state-schema.ts`). See
+ * (one process per file: the lock is held from {@link StateDatabase.lockForWriting} to close),
+ * `application_id` and `user_version` to tell our files from others. An existing file is checked
+ * and read on a read-only connection first (`state-schema.ts`, `checkStateDatabase`), so a file
+ * refused at start is left byte for byte as it was, its `-wal` included. See
  * `docs/running-the-mock.md`, "State file", and `ARCHITECTURE.md`, "Persistence".
  */
-import { closeSync, openSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { StoreChange } from '../state/changes.js'
 import type { Key } from '../state/table.js'
+import type { StateFileKind } from './state-identity.js'
+import { createPrivateFile, removeHolder, StateFileError, writeHolder } from './state-path.js'
 import {
-  describeHolder,
-  removeHolder,
-  StateFileError,
-  type StateFileKind,
-  writeHolder,
-} from './state-path.js'
-import {
-  checkIdentity,
+  checkStateDatabase,
   createSchema,
   type RecordedSeed,
   ROW_TRIGGERS_SQL,
@@ -32,13 +28,7 @@ import {
   STATE_FORMAT,
   seedDigest,
 } from './state-schema.js'
-
-/** SQLite's primary result codes this module tells apart. */
-const SQLITE_BUSY = 5
-const SQLITE_READONLY = 8
-const SQLITE_CORRUPT = 11
-const SQLITE_CANTOPEN = 14
-const SQLITE_NOTADB = 26
+import { openError, openForWriting, openReadOnly, type ReadOnlyConnection } from './state-sqlite.js'
 
 /** What a state database holds, as read at start (rows parsed, not yet validated). */
 export interface SavedState {
@@ -99,99 +89,123 @@ export interface WholeState {
   clock_offset_ms: number
 }
 
-let sqlite: typeof import('node:sqlite') | undefined
+/** The statements of a database open for writing. */
+interface Writer {
+  upsert: StatementSync
+  delete: StatementSync
+  setMeta: StatementSync
+}
 
 /**
- * `node:sqlite`, loaded on first use: only a mock with a state file needs it. Node 22 still marks it
- * experimental and warns once on load; that warning is not the mock's output, so it is left out.
+ * A state database: read-only until {@link lockForWriting} (an existing file), or open for
+ * writing with its lock from the start (a new one).
  */
-function loadSqlite(): typeof import('node:sqlite') {
-  if (sqlite) return sqlite
-  const emitWarning = process.emitWarning
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const text = typeof warning === 'string' ? warning : warning.message
-    if (!/SQLite/i.test(text)) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest)
-  }) as typeof process.emitWarning
-  try {
-    sqlite = process.getBuiltinModule('node:sqlite')
-  } finally {
-    process.emitWarning = emitWarning
-  }
-  return sqlite
-}
-
-function sqliteCode(error: unknown): number | undefined {
-  const code = (error as { errcode?: unknown }).errcode
-  return typeof code === 'number' ? code & 0xff : undefined
-}
-
-/** An open, locked state database. */
 export class StateDatabase {
-  readonly #db: DatabaseSync
-  readonly #upsert: StatementSync
-  readonly #delete: StatementSync
-  readonly #setMeta: StatementSync
-  readonly #selectTable: StatementSync
+  #db: DatabaseSync
+  /** The read-only connection an existing file is checked and read on, until it is locked. */
+  #inspecting: ReadOnlyConnection | undefined
+  #writer: Writer | undefined
+  #selectTable: StatementSync
+  /** What the mock's transactions write in `meta` (all but the seed) as read: see {@link lockForWriting}. */
+  #readMeta: string
   #closed = false
 
   private constructor(
     readonly path: string,
-    db: DatabaseSync,
-    /** Created by this open (no state in it yet). */
+    connection: { db: DatabaseSync; inspecting?: ReadOnlyConnection },
+    /** Holds no state yet: a new file, or one whose first start stopped before its first write. */
     readonly isNew: boolean,
   ) {
-    this.#db = db
-    this.#upsert = db.prepare(
-      'INSERT INTO rows(tbl, key, json) VALUES (?, ?, ?) ON CONFLICT(tbl, key) DO UPDATE SET json = excluded.json',
-    )
-    this.#delete = db.prepare('DELETE FROM rows WHERE tbl = ? AND key = ?')
-    this.#selectTable = db.prepare('SELECT json FROM rows WHERE tbl = ? ORDER BY rowid')
-    this.#setMeta = db.prepare(
-      'INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
-    )
+    this.#db = connection.db
+    this.#inspecting = connection.inspecting
+    this.#selectTable = this.#db.prepare('SELECT json FROM rows WHERE tbl = ? ORDER BY rowid')
+    this.#readMeta = this.#metaWritten()
+    if (!this.#inspecting) this.#writer = this.#prepareWriter()
   }
 
   /**
-   * Opens (or creates) the database at `path` (resolved, of the `kind` {@link sniffStateFile}
-   * found), takes its lock and checks it; throws a one-line {@link StateFileError} when another
-   * process holds it, or when it is not a sound state database of this mock (then nothing was written).
+   * Opens the database at `path` (resolved, of the `kind` {@link identifyStateFile} found). A new
+   * or blank file is created as a state database and locked at once. An existing one is opened
+   * read-only and checked: read it, then {@link lockForWriting}. Throws a one-line
+   * {@link StateFileError} when another process holds it, or when it is not a sound state database
+   * of this mock; nothing was written then, not even a `-wal` checkpoint.
    */
   static open(path: string, kind: StateFileKind): StateDatabase {
-    if (kind === 'missing') createPrivateFile(path)
-    let db: DatabaseSync
-    try {
-      db = new (loadSqlite().DatabaseSync)(path)
-    } catch (error) {
-      throw openError(path, error)
-    }
-    try {
-      // Before the first access: the lock is then held from the first transaction to `close()`, and
-      // WAL needs no shared-memory file (no other process may read it anyway).
-      db.exec('PRAGMA locking_mode = EXCLUSIVE')
+    if (kind === 'state') {
+      const inspecting = openReadOnly(path)
       try {
-        db.exec('BEGIN EXCLUSIVE')
-        db.exec('COMMIT')
+        const { empty } = checkStateDatabase(path, inspecting.db)
+        return new StateDatabase(path, { db: inspecting.db, inspecting }, empty)
       } catch (error) {
-        if (sqliteCode(error) === SQLITE_BUSY) {
-          throw new StateFileError(
-            path,
-            `is in use by ${describeHolder(path)}; stop it first, or give --state another file`,
-            { cause: error },
-          )
-        }
-        throw error
+        inspecting.close()
+        throw openError(path, error)
       }
-      const isNew = checkIdentity(path, db)
+    }
+    if (kind === 'missing') createPrivateFile(path)
+    const db = openForWriting(path)
+    try {
+      // The tables and the application id in the file's first transaction, before it turns to WAL:
+      // the header of the file itself then says whose it is, even after a kill (state-identity.ts).
+      createSchema(db)
       db.exec('PRAGMA journal_mode = WAL')
-      db.exec('PRAGMA synchronous = FULL')
-      if (isNew) createSchema(db)
       writeHolder(path)
-      return new StateDatabase(path, db, isNew)
+      return new StateDatabase(path, { db }, true)
     } catch (error) {
       db.close()
-      if (error instanceof StateFileError) throw error
       throw openError(path, error)
     }
+  }
+
+  /**
+   * Takes the file for writing: closes the read-only connection, opens it for writing with the
+   * lock, and checks that nothing the mock writes changed since it was read (another process
+   * between the two). Throws a one-line {@link StateFileError} when the file is held or changed.
+   * Nothing to do for a file opened for writing already.
+   */
+  lockForWriting(): void {
+    const inspecting = this.#inspecting
+    if (!inspecting) return
+    inspecting.close()
+    this.#inspecting = undefined
+    // Until the lock is ours there is nothing left to close.
+    this.#closed = true
+    const db = openForWriting(this.path)
+    try {
+      this.#db = db
+      if (this.#metaWritten() !== this.#readMeta) {
+        throw new StateFileError(
+          this.path,
+          'was changed by another process while this one started; start again',
+        )
+      }
+      db.exec('PRAGMA journal_mode = WAL')
+      this.#selectTable = db.prepare('SELECT json FROM rows WHERE tbl = ? ORDER BY rowid')
+      this.#writer = this.#prepareWriter()
+      writeHolder(this.path)
+      this.#closed = false
+    } catch (error) {
+      db.close()
+      throw openError(this.path, error)
+    }
+  }
+
+  #prepareWriter(): Writer {
+    return {
+      upsert: this.#db.prepare(
+        'INSERT INTO rows(tbl, key, json) VALUES (?, ?, ?) ON CONFLICT(tbl, key) DO UPDATE SET json = excluded.json',
+      ),
+      delete: this.#db.prepare('DELETE FROM rows WHERE tbl = ? AND key = ?'),
+      setMeta: this.#db.prepare(
+        'INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+      ),
+    }
+  }
+
+  /** Every `meta` value but the seed's text, as one string (a transaction of the mock changes one). */
+  #metaWritten(): string {
+    return JSON.stringify(
+      this.#db.prepare("SELECT name, value FROM meta WHERE name <> 'seed' ORDER BY name").all(),
+    )
   }
 
   /** Reads the whole saved state (rows parsed as JSON; the store checks them unless {@link SavedState.rowsWritten}). */
@@ -208,7 +222,7 @@ export class StateDatabase {
       if (meta.get(name) === undefined || !Number.isFinite(value)) fail(`meta.${name} is not a number`)
       return value
     }
-    const seed = readRecordedSeed(this.#db) ?? fail('no recorded seed')
+    const seed = readRecordedSeed(() => this.#db) ?? fail('no recorded seed')
     let counters: unknown
     try {
       counters = JSON.parse(meta.get('counters') ?? fail('no counters'))
@@ -274,7 +288,7 @@ export class StateDatabase {
   markRowsValid(): void {
     this.#transaction(() => {
       this.#db.exec(ROW_TRIGGERS_SQL)
-      this.#setMeta.run(ROWS_VALID, '1')
+      this.#write.setMeta.run(ROWS_VALID, '1')
     })
   }
 
@@ -283,9 +297,9 @@ export class StateDatabase {
     this.#transaction(() => {
       this.#db.exec('DELETE FROM rows')
       for (const [name, rows] of Object.entries(state.tables)) {
-        for (const row of rows) this.#upsert.run(name, String(keyOf(name, row)), JSON.stringify(row))
+        for (const row of rows) this.#write.upsert.run(name, String(keyOf(name, row)), JSON.stringify(row))
       }
-      this.#setMeta.run('format', STATE_FORMAT)
+      this.#write.setMeta.run('format', STATE_FORMAT)
       this.#writeSeed(seedJson)
       this.#writeCounters(state)
     })
@@ -296,8 +310,8 @@ export class StateDatabase {
     this.#transaction(() => {
       for (const [name, { put, del }] of Object.entries(change.tables)) {
         // Deletes first: a key deleted and inserted again gets a new rowid, at the end, as live.
-        for (const key of del) this.#delete.run(name, key)
-        for (const [key, json] of put) this.#upsert.run(name, key, json)
+        for (const key of del) this.#write.delete.run(name, key)
+        for (const [key, json] of put) this.#write.upsert.run(name, key, json)
       }
       this.#writeCounters(change)
     })
@@ -305,7 +319,7 @@ export class StateDatabase {
 
   /** Records the clock's offset (an advance that changed no row). */
   writeClock(offsetMs: number): void {
-    this.#transaction(() => this.#setMeta.run('clock_offset_ms', String(offsetMs)))
+    this.#transaction(() => this.#write.setMeta.run('clock_offset_ms', String(offsetMs)))
   }
 
   /** Records the seed `reset` returns to (`--adopt-seed`). */
@@ -313,15 +327,28 @@ export class StateDatabase {
     this.#transaction(() => this.#writeSeed(seedJson))
   }
 
-  /** Checkpoints the WAL into the file, releases the lock and removes the holder file. */
+  /**
+   * Checkpoints the WAL into the file, releases the lock and removes the holder file; a file still
+   * read-only (refused before it was locked) is closed as it was found.
+   */
   close(): void {
     if (this.#closed) return
     this.#closed = true
+    if (this.#inspecting) {
+      this.#inspecting.close()
+      return
+    }
     try {
       this.#db.close()
     } finally {
       removeHolder(this.path)
     }
+  }
+
+  /** The statements that write, once the file is locked. */
+  get #write(): Writer {
+    if (!this.#writer) throw new Error(`the state file ${this.path} is not locked for writing`)
+    return this.#writer
   }
 
   /** The rowid of the `index`-th row of `tbl` (for a one-line refusal). */
@@ -333,16 +360,16 @@ export class StateDatabase {
   }
 
   #writeSeed(seedJson: string): void {
-    this.#setMeta.run('seed', seedJson)
-    this.#setMeta.run(SEED_DIGEST, seedDigest(seedJson))
+    this.#write.setMeta.run('seed', seedJson)
+    this.#write.setMeta.run(SEED_DIGEST, seedDigest(seedJson))
   }
 
   /** Ends every transaction that wrote rows: they come from the store, which checked each one. */
   #writeCounters(state: Pick<WholeState, 'counters' | 'last_micros' | 'clock_offset_ms'>): void {
-    this.#setMeta.run(ROWS_VALID, '1')
-    this.#setMeta.run('counters', JSON.stringify(state.counters))
-    this.#setMeta.run('last_micros', String(state.last_micros))
-    this.#setMeta.run('clock_offset_ms', String(state.clock_offset_ms))
+    this.#write.setMeta.run(ROWS_VALID, '1')
+    this.#write.setMeta.run('counters', JSON.stringify(state.counters))
+    this.#write.setMeta.run('last_micros', String(state.last_micros))
+    this.#write.setMeta.run('clock_offset_ms', String(state.clock_offset_ms))
   }
 
   #transaction(write: () => void): void {
@@ -361,28 +388,4 @@ export class StateDatabase {
       throw error
     }
   }
-}
-
-/** A new state file is private: it holds every key and webhook secret. SQLite's -wal file copies its mode. */
-function createPrivateFile(path: string): void {
-  try {
-    closeSync(openSync(path, 'wx', 0o600))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return
-    throw new StateFileError(path, `cannot be created (${(error as Error).message})`, {
-      cause: error,
-      untouched: false,
-    })
-  }
-}
-
-/** An SQLite error at open, as one line. */
-function openError(path: string, error: unknown): StateFileError {
-  const code = sqliteCode(error)
-  const reason = (error as Error).message
-  if (code === SQLITE_NOTADB || code === SQLITE_CORRUPT)
-    return new StateFileError(path, `is damaged or not an SQLite database (${reason})`, { cause: error })
-  if (code === SQLITE_CANTOPEN || code === SQLITE_READONLY)
-    return new StateFileError(path, `cannot be opened for writing (${reason})`, { cause: error })
-  return new StateFileError(path, `cannot be used (${reason})`, { cause: error })
 }

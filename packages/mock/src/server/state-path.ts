@@ -1,32 +1,20 @@
 /**
  * What `--state FILE` names, before SQLite opens it: symbolic links resolved (the database and its
- * `-wal` file live beside the target, which keeps receiving every change), files of another kind
- * told apart by their first bytes, and the holder file that names the process holding the lock.
+ * `-wal` file live beside the target, which keeps receiving every change), the file of a new state,
+ * and the holder file that names the process holding the lock (`state-identity.ts` tells what an
+ * existing file holds).
  * See `docs/running-the-mock.md`, "State file".
  */
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { closeSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 
 /** A state file that cannot be used: the message is one line that names the file and what to do. */
 export class StateFileError extends Error {
   override readonly name = 'StateFileError'
-  /** Caused by the command line (another seed without --adopt-seed) rather than by the file. */
-  readonly usage: boolean
   constructor(
     readonly path: string,
     problem: string,
     options?: ErrorOptions & {
-      /** The command line asked for it (another seed): the CLI points to --help. */
-      usage?: boolean
       /** The file stays as it was (the default); `false` when the problem is that it cannot be written. */
       untouched?: boolean
     },
@@ -37,15 +25,8 @@ export class StateFileError extends Error {
       `state file ${path}: ${line}${options?.untouched === false ? '' : '; the file was left untouched'}`,
       options,
     )
-    this.usage = options?.usage ?? false
   }
 }
-
-/** The first 16 bytes of every SQLite database file. */
-const SQLITE_HEADER = 'SQLite format 3\0'
-
-/** What a path holds: nothing yet, an SQLite database (or an empty file), or something else. */
-export type StateFileKind = 'missing' | 'empty' | 'sqlite'
 
 /**
  * Resolves `path` to the file that will hold the state: a symbolic link is followed to its target
@@ -71,38 +52,17 @@ export function resolveStatePath(path: string): string {
   }
 }
 
-/**
- * Tells what `path` (resolved) holds from its first bytes, refusing what is no SQLite database:
- * the JSON state files of earlier releases are named as such, with what to do.
- */
-export function sniffStateFile(path: string): StateFileKind {
-  let head: Buffer
+/** Creates the file of a new state: private, since it will hold every key and webhook secret (SQLite's `-wal` copies its mode). */
+export function createPrivateFile(path: string): void {
   try {
-    const stats = lstatSync(path)
-    if (stats.isDirectory()) throw new StateFileError(path, 'is a directory; give --state a file name')
-    if (!stats.isFile()) throw new StateFileError(path, 'is not a regular file')
-    if (stats.size === 0) return 'empty'
-    const fd = openSync(path, 'r')
-    try {
-      head = Buffer.alloc(Math.min(stats.size, 4096))
-      readSync(fd, head, 0, head.length, 0)
-    } finally {
-      closeSync(fd)
-    }
+    closeSync(openSync(path, 'wx', 0o600))
   } catch (error) {
-    if (error instanceof StateFileError) throw error
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
-    throw new StateFileError(path, `cannot be read (${(error as Error).message})`, { cause: error })
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return
+    throw new StateFileError(path, `cannot be created (${(error as Error).message})`, {
+      cause: error,
+      untouched: false,
+    })
   }
-  if (head.toString('latin1', 0, SQLITE_HEADER.length) === SQLITE_HEADER) return 'sqlite'
-  const text = head.toString('utf8').trimStart()
-  if (text.startsWith('{') && text.includes('"reseller-mock-state"')) {
-    throw new StateFileError(
-      path,
-      'is a state file in the JSON-lines format of earlier releases, which this mock no longer reads; move it away to start a new SQLite state file from your seed, or keep running it with the release that wrote it',
-    )
-  }
-  throw new StateFileError(path, 'is not an SQLite database, so not a state file of this mock')
 }
 
 /** Who holds a state file: written beside it (`<file>-lock`) once the database lock is taken. */

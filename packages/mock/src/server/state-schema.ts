@@ -68,15 +68,15 @@ export function rowsWrittenByMock(db: DatabaseSync, meta: ReadonlyMap<string, st
 }
 
 /**
- * Checks that the locked database is empty (a new file: returns true) or a sound state database of
- * this mock; throws otherwise. Reads only.
+ * Checks, on a read-only connection, that the database is a sound state database of this mock:
+ * its id and layout, then SQLite's `PRAGMA integrity_check` (pages, and every index against its
+ * table: damage `quick_check` cannot see, such as a row its index misses, is refused too; see
+ * `docs/spec-decisions.md` for its cost). Returns whether it holds no state yet (tables, but a
+ * first start that stopped before its first write). Throws a one-line {@link StateFileError}.
  */
-export function checkIdentity(path: string, db: DatabaseSync): boolean {
+export function checkStateDatabase(path: string, db: DatabaseSync): { empty: boolean } {
   const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]
-  const applicationId = pragma('application_id')
-  const objects = db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()?.n
-  if (applicationId === 0 && objects === 0) return true
-  if (applicationId !== STATE_APPLICATION_ID) {
+  if (pragma('application_id') !== STATE_APPLICATION_ID) {
     throw new StateFileError(
       path,
       'is an SQLite database of another application, not a state file of this mock',
@@ -90,16 +90,18 @@ export function checkIdentity(path: string, db: DatabaseSync): boolean {
     )
   }
   const problems = db
-    .prepare('PRAGMA quick_check')
+    .prepare(`PRAGMA integrity_check(${INTEGRITY_PROBLEMS_SHOWN})`)
     .all()
     .flatMap((row) => String(Object.values(row)[0]).split('\n'))
     .filter((line) => line !== '' && !line.startsWith('***'))
   if (problems.length !== 1 || problems[0] !== 'ok') {
-    throw new StateFileError(path, `fails SQLite's integrity check (${problems.slice(0, 3).join('; ')})`)
+    throw new StateFileError(path, `fails SQLite's integrity check (${problems.join('; ')})`)
   }
-  // Tables but no state: a first start that stopped before its first write.
-  return db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0
+  return { empty: db.prepare('SELECT count(*) AS n FROM meta').get()?.n === 0 }
 }
+
+/** Problems of a failed integrity check named in the refusal (the check stops after as many). */
+const INTEGRITY_PROBLEMS_SHOWN = 3
 
 /**
  * `meta.recorded_seed_sha256`: the SHA-256 (hex) of the recorded seed's text, to compare a `--seed`
@@ -133,10 +135,15 @@ export interface RecordedSeed {
   is(digest: string, text: () => string): boolean
 }
 
-/** The seed `meta` recorded, if any (see {@link RecordedSeed}). */
-export function readRecordedSeed(db: DatabaseSync): RecordedSeed | undefined {
+/**
+ * The seed `meta` recorded, if any (see {@link RecordedSeed}); read later through the connection
+ * `db()` returns then (the state is read before the file is opened for writing).
+ */
+export function readRecordedSeed(db: () => DatabaseSync): RecordedSeed | undefined {
   const select = (expression: string, ...values: string[]) =>
-    db.prepare(`SELECT ${expression} AS v FROM meta WHERE name = ?`).get(...values)?.v
+    db()
+      .prepare(`SELECT ${expression} AS v FROM meta WHERE name = ?`)
+      .get(...values)?.v
   const digest = select('value', SEED_DIGEST) as string | undefined
   // A file without a digest: the text itself is compared, in the file.
   const isDemo = digest === undefined ? select("value = 'null'", 'seed') : digest === DEMO_DIGEST ? 1 : 0

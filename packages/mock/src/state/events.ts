@@ -7,6 +7,7 @@
  */
 import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk/schemas'
 import { withUtcOffset } from './clock.js'
+import { unusedId } from './random.js'
 import { pruneEvents } from './retention.js'
 import type { EventRow, EventStyle } from './schemas.js'
 import type { Store } from './store.js'
@@ -52,7 +53,10 @@ export function createOutbox(store: Store): Outbox {
         )
       }
       const row = store.events.insert({
-        id: store.nextId('event'),
+        id: unusedId(
+          () => store.nextId('event'),
+          (id) => store.events.get(id) !== undefined,
+        ),
         reseller_id: input.resellerId,
         style: input.style,
         event: input.event,

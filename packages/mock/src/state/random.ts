@@ -67,6 +67,18 @@ export function createRandom(seed: string | number, stream: string, counter: Dra
   }
 }
 
+/**
+ * The first value of `draw()` that is not `taken`: an id the mock makes must never be one its store
+ * already holds. A seed imported from another mock holds that mock's ids, and they were drawn from
+ * the same seeded streams and counters, so the next draw may well be one of them.
+ */
+export function unusedId<T>(draw: () => T, taken: (value: T) => boolean): T {
+  for (;;) {
+    const value = draw()
+    if (!taken(value)) return value
+  }
+}
+
 /** A draw counter held in a closure: 1, 2, 3… */
 export function localCounter(): DrawCounter {
   let n = 0

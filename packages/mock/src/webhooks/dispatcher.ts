@@ -4,7 +4,13 @@
  * request that caused the event. The vocabulary is in `types.ts`, one attempt's sending in `sender.ts`.
  */
 import { type Clock, toTimestampMicros } from '../state/clock.js'
-import { createRandom, DEFAULT_RANDOM_SEED, localCounter, type MockRandom } from '../state/random.js'
+import {
+  createRandom,
+  DEFAULT_RANDOM_SEED,
+  localCounter,
+  type MockRandom,
+  unusedId,
+} from '../state/random.js'
 import type { AttemptResult } from './attempt.js'
 import { DeliverySender } from './sender.js'
 import {
@@ -227,7 +233,7 @@ class DeliveryDispatcher implements Dispatcher {
   ): DeliveryRecord {
     const now = toTimestampMicros(this.#clock.now())
     return {
-      delivery_id: this.#newId(),
+      delivery_id: unusedId(this.#newId, (id) => this.#store.getDelivery(id) !== undefined),
       reseller_id: resellerId,
       webhook_id: webhookId,
       event_id: eventId,

@@ -265,6 +265,47 @@ describe('compare: planted divergences', { timeout: 60_000 }, () => {
     expect(found.every((d) => d.step === 'sandbox.ticket.create')).toBe(true)
   })
 
+  it('a documented rule broken in a masked value: a simulated username without the sb_ prefix is a rule difference', async () => {
+    // Both provisioning routes answer `sandbox_…` where the document says `^sb_`. The username is
+    // an id made during the run (masked, then mapped), yet its rule holds on both sides.
+    const divergence: Divergence = {
+      method: 'POST',
+      path: /^\/api\/v1\/reseller\/(clients\/\d+\/hosting|accounts)$/,
+      keyPrefix: 'svc_test_',
+      rewrite: (a) => {
+        const data = json(a.body).data
+        data.username = data.username.replace(/^sb_/, 'sandbox_')
+      },
+    }
+    const steps = await compare([divergence], { scenario: 'sandbox', keys: [UPSTREAM_KEYS.sandbox] })
+    const found = steps.flatMap((s) => s.differences.map((d) => ({ step: s.name, ...d })))
+    expect(found).toEqual(
+      ['sandbox.provision', 'sandbox.provision.legacy'].map((step) => ({
+        step,
+        pointer: '/data/username',
+        kind: 'rule',
+        upstream: expect.stringMatching(/^sandbox_/),
+        mock: expect.stringMatching(/^sb_/),
+        rule: expect.stringMatching(/^upstream: .*\^sb_/),
+      })),
+    )
+  })
+
+  it('a rule broken in a value compared as it is: its value difference, and the rule beside it', async () => {
+    const divergence: Divergence = {
+      path: /^\/api\/v1\/invoices\?page=1$/,
+      rewrite: (a) => {
+        json(a.body).data[0].currency = 'euro'
+      },
+    }
+    const found = differing(await compare([divergence]))
+    // A stable value: another value, and a broken rule (`^[A-Z]{3}$`) of the upstream's.
+    expect(found).toEqual([
+      { step: 'invoices.page-1', pointer: '/data/0/currency', kind: 'value' },
+      { step: 'invoices.page-1', pointer: '/data/0/currency', kind: 'rule' },
+    ])
+  })
+
   it('a live key is refused for the sandbox scenario before any request', async () => {
     upstream.proxy.methods.clear()
     await expect(

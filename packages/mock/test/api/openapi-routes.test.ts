@@ -1,6 +1,6 @@
 /**
- * One declaration per route: the route table against the SDK's declarations and the control
- * texts (a declaration without a handler, or a route without a declaration, fails here), the
+ * One declaration per route: the route table against the SDK's declarations and the mock's control
+ * declarations (a declaration without a handler, or a route without a declaration, fails here), the
  * schemas each route really reads against the ones documented, and the answer checker against the
  * strict reading of the service's document.
  */
@@ -10,11 +10,13 @@ import { exampleRequests, type OpenApiDocument, operations } from '@reseller-api
 import { describe, expect, it } from 'vitest'
 import { endpoint } from '../../../sdk/src/core/endpoint.js'
 import { buildServiceDocument } from '../../../sdk/src/openapi/service.js'
+import { controlEndpoint } from '../../src/control/endpoint.js'
+import { control } from '../../src/control/operations.js'
+import { ClockState } from '../../src/control/schemas.js'
 import { FaultSpec } from '../../src/faults/schema.js'
 import { routes } from '../../src/handlers/index.js'
 import { createMockApi } from '../../src/index.js'
 import { captureExamples } from '../../src/openapi/capture.js'
-import { controlOperations } from '../../src/openapi/control-operations.js'
 import { routeTableProblems } from '../../src/openapi/coverage.js'
 import { servedDocument } from '../../src/openapi/served.js'
 import { type Call, route } from '../../src/routing/route.js'
@@ -25,42 +27,52 @@ const published = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument
 const unused = () => Promise.reject(new Error('unused'))
 
 describe('the route table', () => {
-  it('binds every service operation the SDK declares exactly once, and documents every control route', () => {
+  it('binds every service operation the SDK declares, and every control endpoint the mock declares, exactly once', () => {
     expect(routeTableProblems(routes)).toEqual([])
-    expect(routes.filter((r) => r.operation).length).toBe(
-      Object.values(operations).reduce((n, area) => n + Object.keys(area).length, 0),
-    )
+    const count = (areas: object) =>
+      Object.values(areas).reduce((n: number, area: object) => n + Object.keys(area).length, 0)
+    // Every declaration but the standalone server's event stream, which it serves in front of the table.
+    expect(routes.filter((r) => r.operation).length).toBe(count(operations) + count(control) - 1)
+    expect(routes.every((r) => r.operation)).toBe(true)
   })
 
-  it('fails for a declaration no route answers, naming it', () => {
+  it("fails for a declaration no route answers, naming it, the SDK's or the mock's", () => {
     const brandNew = endpoint('GET', '/brand-new', { data: FaultSpec })
     const areas = { ...operations, extra: { brandNew } }
     expect(routeTableProblems(routes, areas)).toEqual([
       'operations.extra.brandNew is answered by 0 routes, not 1',
     ])
+    const time = controlEndpoint('GET', '/__mock/time', { data: ClockState })
+    expect(routeTableProblems(routes, operations, { ...control, extra: { time } })).toEqual([
+      'control.extra.time is answered by 0 routes, not 1',
+    ])
   })
 
-  it('fails for an API route bound to no declaration, and for a control route without a text', () => {
+  it('fails for an API route or a control route bound to no declaration, or to one nobody lists', () => {
     const extra = [
       route('GET', '/api/v1/brand-new', {}, unused),
       route('GET', '/__mock/brand-new', { auth: 'none' }, unused),
+      route(controlEndpoint('GET', '/__mock/unlisted', { data: ClockState }), unused),
     ]
     expect(routeTableProblems([...routes, ...extra])).toEqual([
       'GET /api/v1/brand-new is not bound to a declaration of the SDK (route(operations.area.name, …))',
-      'GET /__mock/brand-new has no text in openapi/control-operations.ts',
+      'GET /__mock/brand-new is not bound to a control declaration (route(control.area.name, …), control/operations.ts)',
+      'GET /__mock/unlisted is bound to a declaration control/operations.ts does not list',
     ])
   })
 
-  it('fails for a declaration answered twice, and for a control text that names no route', () => {
+  it('fails for a declaration answered twice, or not at all, and for the stream answered by a route', () => {
     const twice = route(operations.tickets.get, unused)
     const withoutReset = routes.filter((r) => r.path !== '/__mock/reset')
-    expect(routeTableProblems([...withoutReset, twice])).toEqual([
+    const stream = route(control.meta.stream, unused)
+    expect(routeTableProblems([...withoutReset, twice, stream])).toEqual([
       'operations.tickets.get is answered by 2 routes, not 1',
-      'openapi/control-operations.ts: POST /__mock/reset names no route',
+      'control.state.reset is answered by 0 routes, not 1',
+      'control.meta.stream is answered by 1 routes, not 0',
     ])
   })
 
-  it('takes method, path, access and successor from the declaration', () => {
+  it("takes method, path, access and successor from the declaration, the SDK's or the mock's", () => {
     const bound = routes.find((r) => r.operation === operations.tickets.reply)!
     expect([bound.method, bound.path, bound.scope, bound.sandbox]).toEqual([
       'POST',
@@ -73,6 +85,8 @@ describe('the route table', () => {
       '/api/v1/reseller/accounts',
       '/api/v1/reseller/clients/{client_id}/hosting',
     ])
+    const staff = routes.find((r) => r.operation === control.tickets.staffReply)!
+    expect([staff.method, staff.path, staff.auth]).toEqual(['POST', '/__mock/tickets/:uuid/replies', 'none'])
   })
 })
 
@@ -112,10 +126,12 @@ describe('the documented request schemas', () => {
           seen.body = schema ?? r.operation?.body
           return body.call(call, schema, options)
         }) as Call['body']
-        watched.query = (schema) => {
-          seen.query = schema
-          return call.query(schema)
-        }
+        // Without a schema, `call.query()` reads with the bound declaration's.
+        const query = call.query as (schema?: unknown) => unknown
+        watched.query = ((schema?: unknown) => {
+          seen.query = schema ?? (r.operation && 'query' in r.operation ? r.operation.query : undefined)
+          return query.call(call, schema)
+        }) as Call['query']
         watched.page = () => {
           seen.page = true
           return call.page()
@@ -136,10 +152,12 @@ describe('the documented request schemas', () => {
     let checked = 0
     for (const r of routes) {
       const key = `${r.method} ${r.path}`
-      const text = controlOperations[key]
-      const documented = r.operation
-        ? { body: r.operation.body, query: undefined, page: r.operation.kind === 'list' }
-        : { body: text?.body, query: text?.query, page: text !== undefined && 'page' in text.answer }
+      const declared = r.operation!
+      const documented = {
+        body: declared.body,
+        query: 'query' in declared ? declared.query : undefined,
+        page: declared.kind === 'list',
+      }
       const seen = read.get(key)
       expect(seen, `${key} ran`).toBeDefined()
       checked++

@@ -250,7 +250,7 @@ describe('state database, in-process', () => {
 
   /** Whether `path`'s rows count as the mock's own (the start then skips each row's schema). */
   const rowsWritten = (path: string) => {
-    const db = StateDatabase.open(path, 'sqlite')
+    const db = StateDatabase.open(path, 'state')
     try {
       return db.read().rows.written
     } finally {

@@ -95,13 +95,21 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
     [['--port', '-1'], /--port must be a whole number from 0 to 65535, got "-1"/],
     [['--journal-limit', '-5'], /--journal-limit must be a whole number of 0 or more, got "-5"/],
     [['--port'], /argument missing|requires/i],
-    [['extra'], /positional/i],
-    [['--seed', '/nonexistent/seed.json'], /cannot read seed file \/nonexistent\/seed\.json/],
-  ])('refuses %j with a message and exit 1', async (args, message) => {
-    const { code, stderr } = await runCli(args)
+    [['--port', '0', 'extra'], /positional/i],
+  ])('refuses %j as a usage error: one line, exit 2', async (args, message) => {
+    const { code, stdout, stderr } = await runCli(args)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(message)])
+    expect(stderr).toContain('run "reseller-mock --help" for the options')
+  })
+
+  it('refuses a seed file that cannot be read with one line and exit 1 (a file, not a usage error)', async () => {
+    const { code, stderr } = await runCli(['--seed', '/nonexistent/seed.json'])
     expect(code).toBe(1)
-    expect(stderr).toMatch(message)
-    expect(stderr).not.toMatch(/at .*\.js:\d+/) // a message, not a stack trace
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^reseller-mock: cannot read seed file \/nonexistent\/seed\.json: ENOENT/),
+    ])
   })
 
   it('refuses a seed file that is not JSON, or breaks a rule (naming the path)', async () => {

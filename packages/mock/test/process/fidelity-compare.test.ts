@@ -161,6 +161,51 @@ describe('reseller-mock compare', { timeout: 4 * TIMEOUT }, () => {
     }
   })
 
+  it('exit 1 on a documented rule a masked value breaks: a simulated username that does not start with sb_', async () => {
+    upstream.proxy.divergences.push({
+      method: 'POST',
+      path: /^\/api\/v1\/reseller\/(clients\/\d+\/hosting|accounts)$/,
+      keyPrefix: 'svc_test_',
+      rewrite: (a) => {
+        const data = (a.body as { data: { username: string } }).data
+        data.username = data.username.replace(/^sb_/, 'sandbox_')
+      },
+    })
+    try {
+      const report = join(dir, 'sandbox.json')
+      const { code, stdout } = await runCli(
+        [
+          'compare',
+          '--upstream',
+          upstream.proxy.url,
+          '--key',
+          UPSTREAM_KEYS.sandbox,
+          '--scenario',
+          'sandbox',
+          '--report',
+          report,
+        ],
+        TIMEOUT,
+      )
+      expect(code).toBe(1)
+      expect(stdout).toMatch(
+        /sandbox\.provision POST \/api\/v1\/reseller\/clients\/\d+\/hosting \/data\/username rule: upstream "sandbox_\w+", mock "sb_\w+" \(upstream: .*\^sb_/,
+      )
+      const json = JSON.parse(readFileSync(report, 'utf8'))
+      expect(json.differences).toBe(2)
+      expect(
+        json.steps.flatMap((s: { name: string; differences: { pointer: string; kind: string }[] }) =>
+          s.differences.map((d) => [s.name, d.pointer, d.kind]),
+        ),
+      ).toEqual([
+        ['sandbox.provision', '/data/username', 'rule'],
+        ['sandbox.provision.legacy', '/data/username', 'rule'],
+      ])
+    } finally {
+      upstream.proxy.divergences.length = 0
+    }
+  })
+
   it('exit 2: a live key for the sandbox scenario (nothing sent), a bad allow file, an unreachable upstream', async () => {
     upstream.proxy.methods.clear()
     const live = await runCli(

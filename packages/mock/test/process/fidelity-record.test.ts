@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../../src/server/listen.js'
 import { assertBuilt, CLI, type CliRun, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
-import { KEYS, newMock, testSeed } from '../helpers/mock.js'
+import { KEYS, newMock } from '../helpers/mock.js'
 import { editJson, rawRequest, startTap, type Tap, type TappedAnswer, withLength } from '../helpers/tap.js'
 
 const KEY = KEYS.a
@@ -238,15 +238,6 @@ async function session(url: string) {
 }
 
 describe('reseller-mock replay', { timeout: 240_000 }, () => {
-  // One reseller: the integer ids the session creates are then the same on both sides (ids the
-  // import knows are never mapped: docs/keeping-the-mock-honest.md, "Record and replay", limits).
-  beforeEach(async () => {
-    await tap.close()
-    await upstream.close()
-    upstream = await newMock({ ...testSeed(), resellers: [testSeed().resellers[0]!] }).listen({ port: 0 })
-    tap = await startTap(upstream.url)
-  })
-
   it('replays a cassette of an unchanged upstream with no difference, twice, and no key or secret is in it', async () => {
     const out = join(dir, 'c.jsonl')
     const run = await startRecord(out)

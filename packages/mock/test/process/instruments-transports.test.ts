@@ -150,10 +150,10 @@ describe('the CLI', { timeout: 30_000 }, () => {
     expect((await (await fetch(`${off.url}/__mock/requests`)).json()).data).toEqual([])
   })
 
-  test('a bad --journal-limit is refused with exit code 1', async () => {
-    expect((await runCli(['--journal-limit', '-3'])).code).toBe(1)
+  test('a bad --journal-limit is a usage error, exit code 2', async () => {
+    expect((await runCli(['--journal-limit', '-3'])).code).toBe(2)
     const bad = await runCli(['--journal-limit', 'many'])
-    expect(bad.code).toBe(1)
+    expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--journal-limit must be a whole number of 0 or more, got "many"')
   })
 })

@@ -243,7 +243,7 @@ describe('allowedOrigins / --allowed-origin', { timeout: 30_000 }, () => {
   it('the CLI takes --allowed-origin repeatedly and refuses a bad one', async () => {
     assertBuilt()
     const bad = await runCli(['--port', '0', '--allowed-origin', 'localhost:5173'])
-    expect(bad.code).toBe(1)
+    expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--allowed-origin needs an origin/)
     const run = await startCli([
       '--port',

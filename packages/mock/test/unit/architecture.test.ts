@@ -1,10 +1,11 @@
 // The structure of both packages, as packages/mock/src/ARCHITECTURE.md ("Layers") states it: the
-// rules of .dependency-cruiser.cjs at the repository's root (layers, no node: module under the
-// default entry, an SDK that imports nothing of the mock, no import cycle, type imports included),
-// and small source files.
-import { readdirSync, readFileSync } from 'node:fs'
+// rules of .dependency-cruiser.cjs at the repository's root (layers, the SDK's schemas at its bottom,
+// no node: module under the default entry, an SDK that imports nothing of the mock, no import cycle,
+// type imports included), checked to fail when broken, and small source files.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join, relative } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser'
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config'
@@ -28,24 +29,41 @@ function describeViolation(violation: IViolation): string {
   return `${violation.rule.name}: ${chain}`
 }
 
-/** Runs dependency-cruiser over both packages' sources with the repository's rules. */
-async function cruiseSources(sources: string[] = SOURCES): Promise<string[]> {
+/**
+ * Runs dependency-cruiser over `sources` (default: both packages' sources) with the repository's
+ * rules, from `root` (default: the repository; a scratch tree has no tsconfig to resolve with).
+ */
+async function cruiseSources(sources: string[] = SOURCES, root = ROOT): Promise<string[]> {
   const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs'))
   const { tsConfig, ...options } = config.options
   const cwd = process.cwd()
   // dependency-cruiser names modules (and matches rule paths) relative to the working directory.
-  process.chdir(ROOT)
+  process.chdir(root)
   try {
     const result = await cruise(
       sources,
       { ...options, ruleSet: { forbidden: config.forbidden }, validate: true },
       undefined,
-      { tsConfig: extractTSConfig(join(ROOT, tsConfig.fileName)) },
+      root === ROOT ? { tsConfig: extractTSConfig(join(ROOT, tsConfig.fileName)) } : undefined,
     )
     const output = result.output as ICruiseResult
     return output.summary.violations.map(describeViolation)
   } finally {
     process.chdir(cwd)
+  }
+}
+
+/** The rules broken by `files` (path from the repository's root → text), laid out in a scratch tree. */
+async function violationsIn(files: Record<string, string>): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), 'architecture-'))
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, name)), { recursive: true })
+      writeFileSync(join(root, name), text)
+    }
+    return await cruiseSources(SOURCES, root)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
   }
 }
 
@@ -58,6 +76,20 @@ function sourceFiles(dir: string): string[] {
 describe('the architecture of the two packages', () => {
   it('keeps its layers, has no import cycle and keeps the SDK free of the mock', async () => {
     expect(await cruiseSources(), 'dependency rules broken (.dependency-cruiser.cjs)').toEqual([])
+  }, 60_000)
+
+  it("has rules that fail when broken: the SDK's schemas under core/, control/ on the running mock", async () => {
+    expect(
+      await violationsIn({
+        'packages/sdk/src/core/endpoint.ts': 'export const API_BASE = "/api/v1"\n',
+        'packages/sdk/src/schemas/index.ts': 'export { API_BASE } from "../core/endpoint"\n',
+        'packages/mock/src/routing/route.ts': 'export const route = 1\n',
+        'packages/mock/src/control/operations.ts': 'export { route } from "../routing/route"\n',
+      }),
+    ).toEqual([
+      'control-declarations-and-client-stand-alone: packages/mock/src/control/operations.ts → packages/mock/src/routing/route.ts',
+      'sdk-schemas-are-the-bottom-layer: packages/sdk/src/schemas/index.ts → packages/sdk/src/core/endpoint.ts',
+    ])
   }, 60_000)
 
   it('has no source file over 400 lines', () => {

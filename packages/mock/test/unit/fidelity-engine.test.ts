@@ -226,6 +226,156 @@ describe('IdMap', () => {
     expect(found).toEqual([{ pointer: '/data/id', kind: 'value', upstream: 1, mock: 99 }])
     expect(ids.toMock('/x/1')).toBe('/x/1')
   })
+
+  it('masks the integer ids of a record made during the run, even one equal to an imported value', () => {
+    const ids = known()
+    // A ticket the run made: its uuid and created_at are not the import's; its id 2 upstream is
+    // also an imported ticket's id, and 7 on the mock's side.
+    const made = {
+      ...T1,
+      id: 2,
+      uuid: 'bbbbbbbb-0000-4000-8000-000000000009',
+      created_at: '2026-05-05T00:00:00.000001Z',
+      messages: [{ id: 1, message: 'new', created_at: '2026-05-05T00:00:00.000001Z' }],
+    }
+    const mine = {
+      ...made,
+      id: 7,
+      uuid: 'cccccccc-0000-4000-8000-000000000009',
+      messages: [{ ...made.messages[0], id: 12 }],
+    }
+    expect(diff(ex({ data: made }), ex({ data: mine }), ids)).toEqual([])
+    // Integer ids are never learned: the text of a later request keeps its numbers.
+    expect(ids.toMock(`/x/2/${made.uuid}`)).toBe(`/x/2/${mine.uuid}`)
+    // An imported record keeps its integer id compared, beside it.
+    expect(diff(ex({ data: [T1, made] }), ex({ data: [{ ...T1, id: 5 }, mine] }), ids)).toEqual([
+      { pointer: '/data/0/id', kind: 'value', upstream: 1, mock: 5 },
+    ])
+  })
+
+  it('masks what a webhook receiver did in an attempt of the run, and compares an imported delivery', () => {
+    const imported = {
+      delivery_id: 'dlv_imported',
+      event: 'ticket.created',
+      status: 'success',
+      http_status: 200,
+      duration_ms: 12,
+      retries: 0,
+      attempted_at: '2026-01-01T00:00:00.000009Z',
+      next_attempt_at: null,
+    }
+    const ids = new IdMap(['dlv_imported', imported.attempted_at])
+    const made = { ...imported, delivery_id: 'dlv_up', attempted_at: '2026-05-05T00:00:00.000001Z' }
+    const offline = {
+      ...made,
+      delivery_id: 'dlv_mock',
+      status: 'failed',
+      http_status: null,
+      error: 'connection failed: replay is offline',
+      next_attempt_at: '2026-05-05T00:01:00.000001Z',
+    }
+    delete (offline as Partial<typeof offline>).duration_ms
+    const list = (...data: unknown[]) =>
+      ex({ success: true, data }, { path: '/api/v1/webhooks/wh_1/deliveries' })
+    expect(diff(list(made, imported), list(offline, imported), ids)).toEqual([])
+    expect(ids.toMock('/x/dlv_up')).toBe('/x/dlv_mock')
+    // The imported delivery, untouched by the run, is compared field by field.
+    expect(diff(list(imported), list({ ...imported, http_status: 500 }), ids)).toEqual([
+      { pointer: '/data/0/http_status', kind: 'value', upstream: 200, mock: 500 },
+    ])
+    // A reseller webhook test is always of the run.
+    const tested = (delivered: boolean) =>
+      ex({
+        success: true,
+        data: { url: 'https://x.example', status_code: delivered ? 200 : null, delivered, error: null },
+      })
+    expect(diff(tested(true), tested(false), ids)).toEqual([])
+  })
+})
+
+describe('the rules of the document', () => {
+  /** A sandbox-style answer: one of two shapes told apart by `sandbox`, a username and a secret with rules. */
+  const ruled = {
+    paths: {
+      '/api/v1/accounts': {
+        post: {
+          responses: {
+            '201': {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      data: {
+                        oneOf: [
+                          {
+                            type: 'object',
+                            properties: { sandbox: { const: false }, username: { type: 'string' } },
+                          },
+                          {
+                            type: 'object',
+                            properties: {
+                              sandbox: { const: true },
+                              username: { type: 'string', pattern: '^sb_' },
+                              secret: { type: 'string', minLength: 8 },
+                              kind: { type: 'string', enum: ['a', 'b'] },
+                            },
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  }
+  const post = (data: unknown) =>
+    ex({ success: true, data }, { method: 'POST', path: '/api/v1/accounts', status: 201 })
+  const rules = (up: unknown, mock: unknown) =>
+    compareExchange('step', post(up), post(mock), { ids: new IdMap(), openapi: ruled }).differences
+
+  it('checks a masked or mapped value against its rules on both sides, in the branch of the union it belongs to', () => {
+    const good = { sandbox: true, username: 'sb_shop', secret: 'long enough', kind: 'a' }
+    expect(rules(good, { ...good, username: 'sb_other', secret: 'also long enough' })).toEqual([])
+    expect(rules({ ...good, username: 'sandbox_shop' }, good)).toEqual([
+      {
+        pointer: '/data/username',
+        kind: 'rule',
+        upstream: 'sandbox_shop',
+        mock: 'sb_shop',
+        rule: 'upstream: Invalid string: must match pattern /^sb_/',
+      },
+    ])
+    expect(rules(good, { ...good, secret: 'short' })).toEqual([
+      {
+        pointer: '/data/secret',
+        kind: 'rule',
+        upstream: 'long enough',
+        mock: 'short',
+        rule: expect.stringMatching(/^mock: .*>=8 characters/),
+      },
+    ])
+    // Both sides: one difference naming both.
+    expect(rules({ ...good, username: 'x' }, { ...good, username: 'y' })).toEqual([
+      expect.objectContaining({
+        pointer: '/data/username',
+        rule: expect.stringMatching(/^upstream: .*; mock: /),
+      }),
+    ])
+    // The other branch has no such rule: a live answer's username is free.
+    expect(rules({ sandbox: false, username: 'x' }, { sandbox: false, username: 'x' })).toEqual([])
+  })
+
+  it('tells a value outside an enum once, as enum', () => {
+    const good = { sandbox: true, username: 'sb_shop', secret: 'long enough', kind: 'a' }
+    expect(rules({ ...good, kind: 'c' }, good)).toEqual([
+      { pointer: '/data/kind', kind: 'enum', upstream: 'c', mock: 'a' },
+    ])
+  })
 })
 
 describe('allow file and reports', () => {

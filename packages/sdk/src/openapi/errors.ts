@@ -9,7 +9,9 @@
  *
  * A fault set on the mock may answer any status with any snake_case code (docs/openapi.md,
  * "Faults"), so the code of a listed status is an open enum: the codes listed, or another
- * snake_case code. Validators then accept a fault's answer whichever status it lands on.
+ * snake_case code. Validators then accept a fault's answer whichever status it lands on. Each
+ * branch of the open enum says `type: string`: code generators read the branches alone, and an
+ * untyped `pattern` branch became `unknown` (openapi-typescript: `string | "a" | unknown`).
  */
 import { REF } from './schema-book.js'
 import type { OperationSpec } from './spec.js'
@@ -56,7 +58,13 @@ export function errorSchema(codes: string[]): Json {
       error: {
         type: 'object',
         properties: {
-          code: { type: 'string', anyOf: [{ enum: codes }, { pattern: CODE_PATTERN }] },
+          code: {
+            type: 'string',
+            anyOf: [
+              { type: 'string', enum: codes },
+              { type: 'string', pattern: CODE_PATTERN },
+            ],
+          },
           message: { type: 'string' },
           fields: { $ref: REF('FieldErrors') },
         },

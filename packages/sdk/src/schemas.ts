@@ -14,20 +14,22 @@
 
 // For the mock (all `@internal`): the declaration of every service operation, which its handlers
 // bind to, and the OpenAPI generator, with which it adds its control endpoints to the document.
-export { type AnyEndpoint, API_BASE, type Endpoint, type ListEndpoint, wirePath } from '../core/endpoint.js'
+// This entry sits outside `schemas/` because of them: the schemas are the SDK's bottom layer and
+// import nothing above them (.dependency-cruiser.cjs), while the declarations are built on `core/`.
+export { type AnyEndpoint, API_BASE, type Endpoint, type ListEndpoint, wirePath } from './core/endpoint.js'
 export {
   type OpenApiDocument,
   type OperationOptions,
   openApiPath,
   withOperations,
-} from '../openapi/document.js'
+} from './openapi/document.js'
 export {
   atPointer,
   type ErrorExampleRequestOf,
   type ExampleRequestOf,
   errorExampleRequests,
   exampleRequests,
-} from '../openapi/example-requests.js'
-export type { AnswerSpec, CapturedExample, ExampleRequest, OperationSpec } from '../openapi/spec.js'
-export { operations } from '../operations/index.js'
-export * from './wire.js'
+} from './openapi/example-requests.js'
+export type { AnswerSpec, CapturedExample, ExampleRequest, OperationSpec } from './openapi/spec.js'
+export { operations } from './operations/index.js'
+export * from './schemas/wire.js'
