@@ -214,13 +214,12 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0
     }
-    printTimed(readyLine(plan.url, configured))
-    ready = true
-    for (const message of early.splice(0)) printTimed(attemptLine(message))
-    return await new Promise<number>((resolve) => {
-      let stopped = false
+    // The handlers go in before the Ready line is written: a signal sent as soon as a script reads
+    // that line must find them (the kernel delivers it at once, not at the next turn of the loop).
+    const stopped = new Promise<number>((resolve) => {
+      let stopping = false
       const stop = () => {
-        stopped = true
+        stopping = true
         follower!.close()
         resolve(0)
       }
@@ -228,13 +227,17 @@ export async function run(argv: string[]): Promise<number> {
       process.once('SIGTERM', stop)
       // A signal first: the stream's end that follows (the mock stopping too) is no failure.
       const lost = (message: string) => {
-        if (!stopped) resolve(fail(message))
+        if (!stopping) resolve(fail(message))
       }
       follower!.ended.then(
         () => lost(`the mock at ${base} ended the delivery stream (it stopped)`),
         (error: Error) => lost(`lost the delivery stream of the mock at ${base}: ${error.message}`),
       )
     })
+    printTimed(readyLine(plan.url, configured))
+    ready = true
+    for (const message of early.splice(0)) printTimed(attemptLine(message))
+    return await stopped
   } catch (error) {
     if (error instanceof MockUnreachableError) return fail(error.message, 2)
     throw error
