@@ -1,14 +1,19 @@
 /**
- * How the developer-loop commands talk to a running mock: its control endpoints (`/__mock/…`) and
- * its delivery stream here, in one module; its API through the SDK (`ResellerApi`), with a fetch
- * that records each exchange so that `trigger` can print every request it made. A mock that cannot
- * be reached, or a server that is not a mock, is a {@link MockUnreachableError} (exit 2).
+ * How the developer-loop commands talk to a running mock: its control endpoints (`/__mock/…`)
+ * through the control client (`control/client.ts`) and its delivery stream (the path of its
+ * declaration); its API through the SDK (`ResellerApi`). Both record each exchange, so that
+ * `trigger` can print every request it made. A mock that cannot be reached, or a server that is not
+ * a mock, is a {@link MockUnreachableError} (exit 2).
  */
 import { ConnectionError, isApiError, ResellerApi, TimeoutError } from '@reseller-api/sdk'
+import { ErrorBody } from '@reseller-api/sdk/schemas'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
-import * as z from 'zod/mini'
+import { type ControlClient, ControlError, createControlClient } from '../control/client.js'
+import { control } from '../control/operations.js'
+import type { DeliveryView } from '../control/schemas.js'
+import type { EmitEventInput } from '../control/types.js'
 import { DELIVERIES_HEADER } from '../routing/core.js'
-import { AttemptMessage, DELIVERY_STREAM_PATH, QueuedMessage } from '../server/delivery-stream.js'
+import { AttemptMessage, QueuedMessage } from '../server/delivery-stream.js'
 
 /** The mock at the URL given cannot be reached, or does not answer as a mock: nothing was done. */
 export class MockUnreachableError extends Error {}
@@ -27,24 +32,6 @@ export interface Exchange {
   error?: { code: string; message: string }
 }
 
-/** What the commands read of the mock's state: keys, clients, packages and general webhooks. */
-const StateParts = z.object({
-  tables: z.object({
-    apiKeys: z.array(z.object({ key: z.string(), reseller_id: z.number(), mode: z.string() })),
-    clients: z.array(z.object({ id: z.number(), reseller_id: z.number() })),
-    packages: z.array(z.object({ name: z.string(), reseller_id: z.number() })),
-    webhooks: z.array(
-      z.object({
-        id: z.string(),
-        reseller_id: z.number(),
-        url: z.string(),
-        events: z.array(z.string()),
-        secret: z.string(),
-      }),
-    ),
-  }),
-})
-
 /** A key's reseller as the mock's state shows it. */
 export interface KeyOwner {
   resellerId: number
@@ -56,22 +43,6 @@ export interface KeyOwner {
   /** The reseller's general webhooks, secrets included. */
   webhooks: Array<{ id: string; url: string; events: string[]; secret: string }>
 }
-
-/** What `resend` reads of a redelivery (the mock's delivery view). */
-const RedeliveredView = z.object({
-  delivery_id: z.string(),
-  redelivery_of: z.nullable(z.string()),
-  event: z.string(),
-  url: z.nullable(z.string()),
-  status: z.string(),
-  http_status: z.nullable(z.int()),
-  error: z.optional(z.string()),
-  duration_ms: z.optional(z.number()),
-  next_attempt_at: z.nullable(z.string()),
-})
-export type RedeliveredView = z.infer<typeof RedeliveredView>
-
-const ErrorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) })
 
 /** The answer's JSON, or `undefined` when it has none. */
 async function jsonOf(response: Response): Promise<unknown> {
@@ -101,9 +72,18 @@ export class MockSession {
   /** Every request made through this session, in order. */
   readonly exchanges: Exchange[] = []
   readonly #base: string
+  /** Its control endpoints; `recorded` adds each exchange to {@link exchanges}. */
+  readonly #control: ControlClient
+  readonly #recorded: ControlClient
 
   constructor(base: string) {
     this.#base = base.replace(/\/+$/, '')
+    this.#control = createControlClient({ baseUrl: this.#base })
+    this.#recorded = createControlClient({
+      baseUrl: this.#base,
+      onResponse: async (response, request) =>
+        void (await this.#record(request.method, request.url, response)),
+    })
   }
 
   /** A client of the mock's API with `key`; its requests are recorded (no automatic retry). */
@@ -125,14 +105,14 @@ export class MockSession {
 
   /** The key's reseller, its clients, packages and general webhooks (`GET /__mock/state`). */
   async keyOwner(key: string): Promise<KeyOwner | undefined> {
-    const { status, body } = await this.#control('GET', '/__mock/state', undefined, false)
-    const state = StateParts.safeParse((body as { data?: unknown })?.data)
-    if (status !== 200 || !state.success) {
-      throw new MockUnreachableError(
-        `${this.#base} does not answer as a reseller-mock (GET /__mock/state: ${status})`,
-      )
-    }
-    const { tables } = state.data
+    const state = await this.#unreachable(this.#control.state()).catch((error: unknown) => {
+      if (error instanceof ControlError) throw this.#notAMock(error.request, error.status)
+      throw error
+    })
+    // The client hands the store's snapshot on as it came: a server that is not a mock may send any.
+    const { tables } = state
+    if (![tables?.apiKeys, tables?.clients, tables?.packages, tables?.webhooks].every(Array.isArray))
+      throw this.#notAMock('GET /__mock/state', 200)
     const found = tables.apiKeys.find((k) => k.key === key)
     if (!found) return undefined
     const mine = <T extends { reseller_id: number }>(rows: T[]) =>
@@ -146,22 +126,22 @@ export class MockSession {
     }
   }
 
-  /** `POST /__mock/events`: emits an event for a reseller. */
-  emit(body: { reseller_id: number; event: string; style?: string; sandbox?: boolean }): Promise<Exchange> {
-    return this.#exchange('POST', '/__mock/events', body)
+  /** `POST /__mock/events`: emits an event for a reseller; the mock's refusal is in the exchange. */
+  emit(input: EmitEventInput): Promise<Exchange> {
+    return this.#exchange(this.#recorded.emit(input))
   }
 
   /** `POST /__mock/tickets/{uuid}/replies`: a staff reply (visible), which emits `ticket.replied`. */
   staffReply(ticketUuid: string, message: string): Promise<Exchange> {
-    return this.#exchange('POST', `/__mock/tickets/${encodeURIComponent(ticketUuid)}/replies`, { message })
+    return this.#exchange(this.#recorded.tickets.staffReply(ticketUuid, { message }))
   }
 
-  /** `POST /__mock/deliveries/{id}/redeliver`: the new delivery after its first attempt. */
-  async redeliver(deliveryId: string): Promise<{ exchange: Exchange; delivery?: RedeliveredView }> {
-    const path = `/__mock/deliveries/${encodeURIComponent(deliveryId)}/redeliver`
-    const { exchange, body } = await this.#control('POST', path, undefined, true)
-    const view = RedeliveredView.safeParse((body as { data?: unknown })?.data)
-    return { exchange, delivery: view.success ? view.data : undefined }
+  /**
+   * `POST /__mock/deliveries/{id}/redeliver`: the new delivery after its first attempt. Rejects
+   * with the mock's {@link ControlError} (`not_found` for an unknown id).
+   */
+  redeliver(deliveryId: string): Promise<DeliveryView> {
+    return this.#unreachable(this.#control.deliveries.redeliver(deliveryId))
   }
 
   /**
@@ -174,18 +154,21 @@ export class MockSession {
     onAttempt?: (message: AttemptMessage) => void
   }): Promise<DeliveryFollower> {
     const controller = new AbortController()
+    const { path } = control.deliveries.stream
     const query = handlers.url === undefined ? '' : `?url=${encodeURIComponent(handlers.url)}`
-    const target = `${this.#base}${DELIVERY_STREAM_PATH}${query}`
     let response: Response
     try {
-      response = await fetch(target, { signal: controller.signal, headers: { accept: 'text/event-stream' } })
+      response = await fetch(`${this.#base}${path}${query}`, {
+        signal: controller.signal,
+        headers: { accept: 'text/event-stream' },
+      })
     } catch (error) {
       throw new MockUnreachableError(`cannot reach the mock at ${this.#base}: ${reasonOf(error)}`)
     }
     if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
       await response.body?.cancel()
       throw new MockUnreachableError(
-        `${this.#base} does not serve the delivery stream of a reseller-mock (GET ${DELIVERY_STREAM_PATH}: ${response.status})`,
+        `${this.#base} does not serve the delivery stream of a reseller-mock (GET ${path}: ${response.status})`,
       )
     }
     const messages = response
@@ -213,26 +196,36 @@ export class MockSession {
     }
   }
 
-  /** A control request as an {@link Exchange}. */
-  async #exchange(method: string, path: string, body: unknown): Promise<Exchange> {
-    return (await this.#control(method, path, body, true)).exchange
+  /**
+   * A control call's answer; no answer, or one that is not the mock's, as a
+   * {@link MockUnreachableError}. The mock's own refusals stay {@link ControlError}s.
+   */
+  async #unreachable<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call
+    } catch (error) {
+      if (!(error instanceof ControlError)) throw error
+      if (error.code === 'unreachable')
+        throw new MockUnreachableError(`cannot reach the mock at ${this.#base}: ${reasonOf(error.cause)}`)
+      if (error.code === 'unexpected_answer') throw this.#notAMock(error.request, error.status)
+      throw error
+    }
   }
 
-  async #control(method: string, path: string, body: unknown, recorded: boolean) {
-    let response: Response
+  #notAMock(request: string, status: number): MockUnreachableError {
+    return new MockUnreachableError(
+      `${this.#base} does not answer as a reseller-mock (${request}: ${status})`,
+    )
+  }
+
+  /** A recorded control call as its {@link Exchange} (the last one recorded): a refusal included. */
+  async #exchange(call: Promise<unknown>): Promise<Exchange> {
     try {
-      response = await fetch(`${this.#base}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
+      await this.#unreachable(call)
     } catch (error) {
-      throw new MockUnreachableError(`cannot reach the mock at ${this.#base}: ${reasonOf(error)}`)
+      if (!(error instanceof ControlError)) throw error
     }
-    const exchange = recorded
-      ? await this.#record(method, `${this.#base}${path}`, response.clone())
-      : undefined
-    return { exchange: exchange!, status: response.status, body: await jsonOf(response) }
+    return this.exchanges.at(-1)!
   }
 
   async #record(method: string, url: string, response: Response): Promise<Exchange> {
@@ -246,8 +239,9 @@ export class MockSession {
     const requestId = response.headers.get('x-request-id')
     if (requestId) exchange.request_id = requestId
     if (!response.ok) {
-      const envelope = ErrorEnvelope.safeParse(await jsonOf(response))
-      if (envelope.success) exchange.error = envelope.data.error
+      const envelope = ErrorBody.safeParse(await jsonOf(response))
+      if (envelope.success)
+        exchange.error = { code: envelope.data.error.code, message: envelope.data.error.message }
     }
     this.exchanges.push(exchange)
     return exchange

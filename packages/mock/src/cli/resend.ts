@@ -7,6 +7,8 @@
  * Exit codes: 0 the receiver answered 2xx; 1 it did not; 2 an unknown delivery id, a usage error
  * or an unreachable mock.
  */
+import { ControlError } from '../control/client.js'
+import type { DeliveryView } from '../control/schemas.js'
 import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
 import { MockSession, MockUnreachableError } from './mock-session.js'
@@ -44,20 +46,17 @@ export async function run(argv: string[]): Promise<number> {
   const problem = httpUrlProblem('--mock', values.mock)
   if (problem) return usage(problem)
   const id = positionals[0]!
-  let answer: Awaited<ReturnType<MockSession['redeliver']>>
+  let delivery: DeliveryView
   try {
-    answer = await new MockSession(values.mock).redeliver(id)
+    delivery = await new MockSession(values.mock).redeliver(id)
   } catch (error) {
     if (error instanceof MockUnreachableError) return commandFailure('resend', error.message)
-    throw error
-  }
-  const { exchange, delivery } = answer
-  if (exchange.status === 404)
-    return commandFailure('resend', `the mock at ${values.mock} has no delivery ${id}`)
-  if (exchange.status !== 201 || !delivery) {
+    if (!(error instanceof ControlError)) throw error
+    if (error.code === 'not_found')
+      return commandFailure('resend', `the mock at ${values.mock} has no delivery ${id}`)
     return commandFailure(
       'resend',
-      `${values.mock} does not answer as a reseller-mock (POST /__mock/deliveries/…/redeliver: ${exchange.status})`,
+      `${values.mock} does not answer as a reseller-mock (POST /__mock/deliveries/…/redeliver: ${error.status})`,
     )
   }
   const original = delivery.redelivery_of ? ` (redelivery of ${delivery.redelivery_of})` : ''

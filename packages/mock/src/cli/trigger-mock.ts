@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { ResellerApi } from '@reseller-api/sdk'
+import type { EmitEventInput } from '../control/types.js'
 import type { AttemptMessage, QueuedMessage } from '../server/delivery-stream.js'
 import { commandFailure } from './errors.js'
 import type { Style } from './event-names.js'
@@ -77,7 +78,9 @@ const emitted =
   (event: string, style: Style): Operation =>
   async (_api, session, owner) => {
     const sandbox = style === 'reseller' && owner.sandbox ? { sandbox: true } : {}
-    const exchange = await session.emit({ reseller_id: owner.resellerId, event, style, ...sandbox })
+    // The event's name was checked against the catalogue (`event-names.ts`); the mock checks it again.
+    const input = { reseller_id: owner.resellerId, event, style, ...sandbox } as EmitEventInput
+    const exchange = await session.emit(input)
     return exchange.error ? `${exchange.status} ${exchange.error.code}: ${exchange.error.message}` : undefined
   }
 

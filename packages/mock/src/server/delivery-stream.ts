@@ -9,11 +9,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Count, Id, TimestampMicros } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
+import { control } from '../control/operations.js'
 import type { DeliveryNotice } from '../webhooks/dispatcher.js'
 import type { MockDispatcher } from '../webhooks/index.js'
 
-/** Path of the delivery stream. */
-export const DELIVERY_STREAM_PATH = '/__mock/deliveries/stream'
+/** Path of the delivery stream, as declared with the other control endpoints. */
+const DELIVERY_STREAM_PATH = control.deliveries.stream.path
 /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
 const HEARTBEAT_MS = 15_000
 
