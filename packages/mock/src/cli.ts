@@ -16,6 +16,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   compare: () => import('./cli/compare.js'),
   record: () => import('./cli/record.js'),
   replay: () => import('./cli/replay.js'),
+  trigger: () => import('./cli/trigger.js'),
+  listen: () => import('./cli/listen.js'),
+  resend: () => import('./cli/resend.js'),
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -30,7 +33,10 @@ async function main(argv: string[]): Promise<void> {
   if (!load) {
     throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`)
   }
-  process.exitCode = await (await load()).run(rest)
+  const code = await (await load()).run(rest)
+  process.exitCode = code
+  // Done: an idle keep-alive connection to a mock must not hold the process for seconds more.
+  setTimeout(() => process.exit(code), 500).unref()
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

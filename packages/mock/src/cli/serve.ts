@@ -33,6 +33,9 @@ Commands (each has its own --help):
   reseller-mock compare  the same scenario against a deployment and a mock of its import
   reseller-mock record   a proxy in front of a deployment that writes a redacted cassette of each exchange
   reseller-mock replay   a cassette against a fresh mock, offline, compared as compare does
+  reseller-mock trigger  one webhook event now: signed to a receiver (no mock), or emitted by a running mock
+  reseller-mock listen   point a running mock's webhooks at your receiver and print each delivery attempt
+  reseller-mock resend   deliver a recorded delivery again, now
 
 Options:
   --port N              port to listen on (default 4010; 0 takes a free port)
@@ -238,7 +241,8 @@ function keyTable(keys: KeyInfo[]): string {
 
 /** Runs the server until SIGINT or SIGTERM; rejects with a {@link UsageError} or {@link StartError} when it cannot start. */
 export async function serve(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv)
+  // `npm start -- --insecure-webhooks` habits: pnpm passes the `--` on to the script's command.
+  const flags = parseFlags(argv[0] === '--' ? argv.slice(1) : argv)
   if (flags.help) {
     process.stdout.write(USAGE)
     return

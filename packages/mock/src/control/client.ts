@@ -38,6 +38,28 @@ export interface ControlClientOptions {
   fetch?: ControlFetch
   /** Aborts every request of the client: a request then rejects with the signal's reason, as `fetch` does. */
   signal?: AbortSignal
+  /**
+   * Called with each answer the mock gives, before the client reads it, for what a method's result
+   * leaves out: its status and headers (`X-Mock-Deliveries` of `emit` and of a staff reply). It
+   * gets a copy of the answer (its body may be read) and the request it answers; the call waits for
+   * it, and rejects with what it throws. Not called when there was no answer (`unreachable`).
+   *
+   * ```ts
+   * const mock = createControlClient({
+   *   baseUrl,
+   *   onResponse: (response) => console.log(response.status, response.headers.get('x-mock-deliveries')),
+   * })
+   * ```
+   */
+  onResponse?: (response: Response, request: ControlRequestSent) => void | Promise<void>
+}
+
+/** A request the control client sent, as {@link ControlClientOptions.onResponse} gets it. */
+export interface ControlRequestSent {
+  /** `POST`. */
+  method: string
+  /** The whole URL: the base URL, the path with its parameters, the query. */
+  url: string
 }
 
 /** How a control request failed besides the mock's own error codes. */
@@ -201,11 +223,15 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       init.body = JSON.stringify(request.body)
     }
     if (options.signal) init.signal = options.signal
+    const url = `${baseUrl}${path}${search}`
     let response: Response
     let text: string
+    let answered: Response | undefined
     try {
-      response = await send(`${baseUrl}${path}${search}`, init)
+      response = await send(url, init)
+      const copy = options.onResponse ? response.clone() : undefined
       text = await response.text()
+      answered = copy
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
       throw new ControlError(
@@ -217,6 +243,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         { cause: error },
       )
     }
+    // Outside the try above: what the hook throws is its own failure, not an unreachable mock.
+    if (answered) await options.onResponse!(answered, { method: declaration.method, url })
     let body: unknown
     try {
       body = text === '' ? undefined : JSON.parse(text)

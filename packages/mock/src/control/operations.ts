@@ -100,6 +100,8 @@ const deliveries = {
     data: DeliveryView,
     status: 201,
   }),
+  /** Served by the standalone server in front of the route table (`server/delivery-stream.ts`). */
+  stream: rawControlEndpoint('/__mock/deliveries/stream', { media: 'text/event-stream', servedBy: 'server' }),
 }
 
 /** What describes the mock and follows it: its OpenAPI document, the inspector's event stream. */

@@ -48,6 +48,7 @@ export const ClockState = z.object({ now: z.string(), offset_ms: z.number() })
 export const DeliveryView = z.extend(DeliveryRow, {
   url: z.nullable(z.string()),
   signature: z.nullable(z.string()),
+  redelivery_of: z.nullable(z.string()),
 })
 /** A delivery as the operator sees it. */
 export type DeliveryView = z.infer<typeof DeliveryView>

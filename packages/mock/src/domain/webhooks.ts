@@ -12,6 +12,10 @@ import type { Caller } from './caller.js'
 import type { DomainContext } from './context.js'
 import { targetProblem } from './target-policy.js'
 
+/** Appended to the refusal of a URL that a mock with insecure webhooks would accept. */
+export const INSECURE_WEBHOOKS_HINT =
+  '(a mock started with --insecure-webhooks, or createMockApi({ insecureWebhooks: true }), accepts http:// and local receivers)'
+
 /** A new webhook secret: `whsec_` and 32 lower-case hex digits from the mock's seeded generator. */
 export function generateWebhookSecret(random: MockRandom): string {
   return `whsec_${random.hex128()}`
@@ -44,7 +48,12 @@ export function createWebhook(mock: DomainContext, caller: Caller, body: Webhook
     if (!check.success) throw errors.validation({ url: Object.values(check.fields).flat() })
   } else {
     const problem = targetProblem(body.url)
-    if (problem) throw errors.field('url', problem)
+    // A local or http:// receiver is what insecure webhooks are for: the message says how to get them.
+    if (problem)
+      throw errors.field(
+        'url',
+        validate(HttpUrl, body.url).success ? `${problem} ${INSECURE_WEBHOOKS_HINT}` : problem,
+      )
   }
   const { store } = mock
   const limit = RETENTION_LIMITS.webhooksPerReseller

@@ -25,6 +25,7 @@ async function viewOf(store: MockContext['store'], row: DeliveryRow): Promise<De
     ...row,
     url: target?.url ?? null,
     signature: target ? await signPayload(row.payload, target.secret) : null,
+    redelivery_of: row.redelivery_of ?? null,
   }
 }
 
@@ -40,19 +41,26 @@ export const deliveryRoutes: Route[] = [
         )
       }
       // A fictitious event with the SDK's sample data (as `mock.emit` sends it), marked as
-      // simulated: `sandbox: true`, as sandbox events always are.
+      // simulated: `sandbox: true`, as sandbox events always are. Recorded like any delivery (the
+      // history shows it), attempted once: the answer tells the caller how it went.
       const payload = ResellerEvent.parse({
         event: 'hosting.created',
         sandbox: true,
         timestamp: store.timestamp(),
         data: sampleEventData('reseller', 'hosting.created'),
       })
-      const result = await call.mock.dispatcher.sendOnce(config, payload.event, payload)
+      const record = await call.mock.dispatcher.deliverNow(
+        call.caller.reseller.id,
+        RESELLER_WEBHOOK_ID,
+        payload.event,
+        payload,
+        { retry: false },
+      )
       return call.answer({
         url: config.url,
-        status_code: result.httpStatus,
-        delivered: result.ok,
-        error: result.error,
+        status_code: record.http_status,
+        delivered: record.status === 'success',
+        error: record.error ?? null,
       })
     },
     { transaction: false },

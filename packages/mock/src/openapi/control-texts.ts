@@ -188,6 +188,19 @@ export const controlTexts: ControlTexts = {
       example: { params: { delivery_id: 'dlv_ef59868d6599bb3e3c137e48a32557c2' }, setup: delivery },
       errorExamples: { not_found: { params: { delivery_id: 'dlv_none' }, setup: undefined } },
     },
+    stream: {
+      operationId: 'mockDeliveryStream',
+      summary:
+        'Server-sent events: each webhook delivery queued and each attempt, as they happen (standalone server only)',
+      description:
+        'What `reseller-mock listen` and `reseller-mock trigger` follow. `event: queued` when a delivery is recorded ' +
+        '(`delivery_id`, `redelivery_of`, `event`, `webhook_id`, `reseller_id`, `url`, `created_at`); `event: attempt` ' +
+        'after each attempt (the same fields, `attempt` its number from 1, `status` `success` or `failed`, `http_status`, ' +
+        '`error`, `duration_ms`, `attempted_at` and `next_attempt_at` in mock time, `null` when no retry will be made). ' +
+        'Each `data` is one JSON object. `?url=` keeps the deliveries to that exact URL. Nothing is replayed: the stream ' +
+        'tells what happens once its answer has started.',
+      answer: { description: 'The event stream' },
+    },
   },
   meta: {
     openapi: {

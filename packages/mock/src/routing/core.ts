@@ -19,6 +19,12 @@ import type { MockHandler, MockRequest, MockResponse } from './types.js'
 
 const BEARER = /^Bearer +(\S+) *$/i
 
+/**
+ * The deliveries a request caused (comma-separated ids, on any answer, API or control, that queued
+ * one): `reseller-mock trigger` follows them, a curl user finds them in `GET /__mock/deliveries`.
+ */
+export const DELIVERIES_HEADER = 'x-mock-deliveries'
+
 /** Checks key, scope and sandbox rules of `route` for `request`; returns the caller. */
 export function authenticate(store: Store, request: MockRequest, route: Route): Caller {
   const header = request.headers.get('authorization')
@@ -76,6 +82,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
     }
     const { route, params } = matched
     let response: MockResponse
+    const queued: string[] = []
     try {
       const caller = route.auth === 'none' ? undefined : authenticate(mock.store, request, route)
       if (record && caller) {
@@ -83,8 +90,9 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
         record.resellerId = caller.reseller.id
       }
       const call = createCall(request, params, mock, caller, route.operation)
-      const result =
-        route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call))
+      const result = mock.dispatcher.collectQueued(queued, () =>
+        route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call)),
+      )
       response = isPromise(result) ? await result : result
     } catch (error) {
       if (record) {
@@ -109,6 +117,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): MockH
         )
       }
     }
+    if (queued.length > 0) response.headers[DELIVERIES_HEADER] = queued.join(', ')
     if (route.successor !== undefined) {
       response.headers.deprecation = 'true'
       response.headers.link = `<${route.successor}>; rel="successor-version"`

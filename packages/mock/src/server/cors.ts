@@ -41,7 +41,7 @@ export function parseAllowedOrigins(values: readonly string[] = []): ReadonlySet
 }
 
 /** Headers a page's script may read from an answer besides the CORS-safelisted ones. */
-const EXPOSED = 'x-request-id, retry-after, deprecation, link'
+const EXPOSED = 'x-request-id, retry-after, deprecation, link, x-mock-deliveries'
 const METHODS = 'GET, POST, PUT, PATCH, DELETE'
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600'

@@ -5,10 +5,13 @@
  * over HTTP or in-process beside the server) at most every {@link NOTIFY_DEBOUNCE_MS}. Each `change`
  * event carries the counters of the four parts the page shows, so the page reads again only the
  * parts whose counter moved. Nothing here lists the journal or the state: an open page on an idle
- * mock costs a comparison of a few numbers every {@link WATCH_MS}.
+ * mock costs a comparison of a few numbers every {@link WATCH_MS}. The delivery stream
+ * (`GET /__mock/deliveries/stream`, server/delivery-stream.ts) is served beside it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { MockContext } from '../context.js'
+import { logDeliveries } from './delivery-log.js'
+import { createDeliveryStream } from './delivery-stream.js'
 import { servePage } from './inspector-page.js'
 import type { ServerExtension } from './listen.js'
 
@@ -40,9 +43,14 @@ export interface ChangeCounters {
   clock: number
 }
 
-/** The inspector of a mock (its context) as a {@link ServerExtension} of its server. */
-export function createInspector(context: MockContext): ServerExtension {
+/**
+ * The inspector of a mock (its context) as a {@link ServerExtension} of its server. With `log` (the
+ * server's request log), each webhook delivery attempt is logged too (server/delivery-log.ts).
+ */
+export function createInspector(context: MockContext, log?: (line: string) => void): ServerExtension {
   const streams = new Set<ServerResponse>()
+  const deliveries = createDeliveryStream(context.dispatcher)
+  const stopLog = log ? logDeliveries(context.dispatcher, log) : undefined
   let pending: ReturnType<typeof setTimeout> | undefined
 
   // The fault list is what the user added (a handful): cheap to join.
@@ -109,7 +117,7 @@ export function createInspector(context: MockContext): ServerExtension {
         openStream(req, res)
         return true
       }
-      return servePage(req, res, path)
+      return deliveries.serve(req, res, path) || servePage(req, res, path)
     },
     // Only reads of the control endpoints: an API request is never the page's, whatever it sends.
     quiet: (req) =>
@@ -131,6 +139,8 @@ export function createInspector(context: MockContext): ServerExtension {
       if (pending) clearTimeout(pending)
       for (const res of streams) res.end()
       streams.clear()
+      deliveries.close()
+      stopLog?.()
     },
   }
 }

@@ -167,5 +167,9 @@ export function listen(
 
   server.on('clientError', answerClientError)
 
-  return bind(server, host, options.port ?? 0, () => extension?.close())
+  return bind(server, host, options.port ?? 0, () => extension?.close()).catch((error: unknown) => {
+    // Nothing was served: what the extension holds (listeners, timers) goes with the server.
+    extension?.close()
+    throw error
+  })
 }

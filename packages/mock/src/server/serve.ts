@@ -12,5 +12,5 @@ import { listen } from './listen.js'
  */
 export const serveMock: ListenImpl = (mock, context, options) => {
   if (!isLoopbackBind(options?.host ?? '127.0.0.1')) context.markServedOnNetwork()
-  return listen(mock.handle, options, createInspector(context))
+  return listen(mock.handle, options, createInspector(context, options?.log))
 }

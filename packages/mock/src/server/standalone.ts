@@ -208,7 +208,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       allowedOrigins: options.allowedOrigins,
       log: options.log,
     },
-    createInspector(context),
+    createInspector(context, options.log),
   ).catch((error: unknown) => {
     // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
     // nobody gets the store, so its unread tables stay unread).

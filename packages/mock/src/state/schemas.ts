@@ -89,8 +89,10 @@ export const WebhookRow = z.extend(WebhookCreated, { reseller_id: Id, events: z.
 export type WebhookRow = z.infer<typeof WebhookRow>
 
 /**
- * One delivery of one event to one general webhook (wire: `Delivery`). `payload` is the exact JSON
- * body that is signed and sent on every attempt; `attempts` counts the attempts made.
+ * One delivery of one event to one webhook (wire: `Delivery`). `payload` is the exact JSON body
+ * that is signed and sent on every attempt; `attempts` counts the attempts made. A redelivery has
+ * its own record and `delivery_id`, and names in `redelivery_of` the delivery whose id its attempts
+ * carry in `X-Service-Delivery` (absent from rows stored before redeliveries kept that id).
  */
 export const DeliveryRow = z.extend(Delivery, {
   webhook_id: z.string(),
@@ -99,6 +101,7 @@ export const DeliveryRow = z.extend(Delivery, {
   payload: z.string(),
   attempts: Count,
   created_at: TimestampMicros,
+  redelivery_of: z.optional(z.nullable(z.string())),
 })
 export type DeliveryRow = z.infer<typeof DeliveryRow>
 

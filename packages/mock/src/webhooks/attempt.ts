@@ -1,5 +1,4 @@
 import { SIGNATURE_HEADER } from '@reseller-api/sdk/webhooks'
-import { bypass } from 'msw'
 
 /** How long a receiver has to answer a delivery. */
 export const DELIVERY_TIMEOUT_MS = 5000
@@ -43,11 +42,13 @@ export interface AttemptOptions {
   /** Source of real time for `durationMs`. */
   realNow?: () => number
   /**
-   * Mark the request with MSW's `bypass()` (default `true`), so that an MSW interceptor in the same
-   * process lets it through. The mark is an `Accept` value (`msw/passthrough`) that MSW removes;
-   * where no interceptor runs it would reach the receiver.
+   * Makes the outgoing request; default `new Request(url, init)`. The dispatcher passes MSW's
+   * `bypass()` in-process, so that an MSW interceptor in the same process lets it through (the
+   * mark is an `Accept` value, `msw/passthrough`, that MSW removes; where no interceptor runs it
+   * would reach the receiver). This module imports nothing of MSW: `reseller-mock trigger` sends
+   * with it without loading MSW.
    */
-  bypass?: boolean
+  request?: (url: string, init: RequestInit) => Request
 }
 
 /**
@@ -72,10 +73,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * Sends one signed delivery: a POST with the event JSON, its signature and ids in headers. With
- * `bypass`, the request is made with MSW's `bypass()`, so an MSW `setupServer` running in the same
- * process lets it through to the network instead of answering it with its handlers (the mock's own
- * included).
+ * Sends one signed delivery: a POST with the event JSON, its signature and ids in headers, the
+ * request made by `options.request` (MSW's `bypass()` in-process, see {@link AttemptOptions}).
  * Success is a 2xx within the time limit; redirects are not followed (a 3xx is a failure); the
  * answer's body is discarded.
  */
@@ -103,7 +102,7 @@ export async function attemptDelivery(
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     }
-    outgoing = options.bypass === false ? new Request(request.url, init) : bypass(request.url, init)
+    outgoing = options.request ? options.request(request.url, init) : new Request(request.url, init)
   } catch (error) {
     return {
       ok: false,

@@ -14,9 +14,10 @@ import {
 import type { AttemptResult } from './attempt.js'
 import { DeliverySender } from './sender.js'
 import {
+  type DeliverNowOptions,
+  type DeliveryNotice,
   type DeliveryRecord,
   type DeliveryStore,
-  type DeliveryTarget,
   type Dispatcher,
   type DispatcherOptions,
   MAX_ATTEMPTS,
@@ -26,6 +27,8 @@ import {
 } from './types.js'
 
 export {
+  type DeliverNowOptions,
+  type DeliveryNotice,
   type DeliveryRecord,
   type DeliveryStore,
   type DeliveryStyle,
@@ -57,6 +60,7 @@ class DeliveryDispatcher implements Dispatcher {
   readonly #sender: DeliverySender
   readonly #newId: () => string
   readonly #onChange: (() => void) | undefined
+  readonly #notify: ((notice: DeliveryNotice) => void) | undefined
   /** Scheduled attempts by delivery id: cancels the clock task. */
   readonly #cancels = new Map<string, () => void>()
   /** The attempt running now, by delivery id: one attempt of a delivery at a time. */
@@ -71,6 +75,7 @@ class DeliveryDispatcher implements Dispatcher {
     this.#newId =
       options.newId ?? deliveryIdFrom(createRandom(DEFAULT_RANDOM_SEED, 'delivery', localCounter()))
     this.#onChange = options.onChange
+    this.#notify = options.notify
   }
 
   enqueue(event: OutboxEvent): DeliveryRecord[] {
@@ -84,7 +89,7 @@ class DeliveryDispatcher implements Dispatcher {
     const at = this.#clock.nowMs()
     return targets.map((webhookId) => {
       const record = this.#newRecord(event.reseller_id, webhookId, event.id, event.event, body)
-      this.#store.insertDelivery(record)
+      this.#insert(record)
       this.#schedule(record.delivery_id, at)
       return record
     })
@@ -95,19 +100,20 @@ class DeliveryDispatcher implements Dispatcher {
     webhookId: string,
     event: string,
     payload: unknown,
+    options?: DeliverNowOptions,
   ): Promise<DeliveryRecord> {
-    return this.#recordAndRun(this.#newRecord(resellerId, webhookId, null, event, JSON.stringify(payload)))
+    const record = this.#newRecord(resellerId, webhookId, null, event, JSON.stringify(payload))
+    return this.#recordAndRun(record, options?.retry ?? true)
   }
 
   async redeliver(deliveryId: string): Promise<DeliveryRecord | undefined> {
     const original = this.#store.getDelivery(deliveryId)
     if (!original) return undefined
     const { reseller_id, webhook_id, event_id, event, payload } = original
-    return this.#recordAndRun(this.#newRecord(reseller_id, webhook_id, event_id, event, payload))
-  }
-
-  sendOnce(target: DeliveryTarget, event: string, payload: unknown): Promise<AttemptResult> {
-    return this.#sender.send(target, 'reseller', this.#newId(), event, JSON.stringify(payload))
+    const record = this.#newRecord(reseller_id, webhook_id, event_id, event, payload)
+    // The id the receiver saw: the first delivery's, however often it was redelivered since.
+    record.redelivery_of = original.redelivery_of ?? original.delivery_id
+    return this.#recordAndRun(record, true)
   }
 
   resume(): void {
@@ -129,10 +135,23 @@ class DeliveryDispatcher implements Dispatcher {
   }
 
   /** Stores a new delivery and makes its first attempt at once; resolves the record after it. */
-  async #recordAndRun(record: DeliveryRecord): Promise<DeliveryRecord> {
-    this.#store.insertDelivery(record)
-    await this.#run(record.delivery_id, this.#generation)
+  async #recordAndRun(record: DeliveryRecord, retry: boolean): Promise<DeliveryRecord> {
+    this.#insert(record)
+    await this.#run(record.delivery_id, this.#generation, retry)
     return this.#store.getDelivery(record.delivery_id) ?? record
+  }
+
+  #insert(record: DeliveryRecord): void {
+    this.#store.insertDelivery(record)
+    if (this.#notify)
+      this.#notify({ type: 'queued', delivery: record, url: this.#target(record)?.url ?? null })
+  }
+
+  /** Where `record` goes now: the webhook as configured at this moment, if it still exists. */
+  #target(record: DeliveryRecord) {
+    return isReseller(record)
+      ? this.#store.resellerWebhook(record.reseller_id)
+      : this.#store.generalWebhook(record.webhook_id)
   }
 
   #schedule(deliveryId: string, at: number): void {
@@ -144,19 +163,21 @@ class DeliveryDispatcher implements Dispatcher {
     )
   }
 
-  async #run(deliveryId: string, generation: number): Promise<void> {
+  async #run(deliveryId: string, generation: number, retry = true): Promise<void> {
     if (generation !== this.#generation) return
     this.#cancels.delete(deliveryId)
     // One attempt of a delivery at a time: after a resume, wait for the attempt of the old generation.
     const previous = this.#inFlight.get(deliveryId)
     if (previous) await previous
     if (generation !== this.#generation || this.#inFlight.has(deliveryId)) return
-    const running = this.#attempt(deliveryId, generation).finally(() => this.#inFlight.delete(deliveryId))
+    const running = this.#attempt(deliveryId, generation, retry).finally(() =>
+      this.#inFlight.delete(deliveryId),
+    )
     this.#inFlight.set(deliveryId, running)
     return running
   }
 
-  async #attempt(deliveryId: string, generation: number): Promise<void> {
+  async #attempt(deliveryId: string, generation: number, retry: boolean): Promise<void> {
     const store = this.#store
     const record = store.getDelivery(deliveryId)
     // Nothing left to try, or rescheduled for later meanwhile.
@@ -168,23 +189,22 @@ class DeliveryDispatcher implements Dispatcher {
       return
     // The schedule counts from the attempt's start: a slow receiver must not push its retry later.
     const startedAt = this.#clock.nowMs()
-    const target = isReseller(record)
-      ? store.resellerWebhook(record.reseller_id)
-      : store.generalWebhook(record.webhook_id)
+    const target = this.#target(record)
     const result: AttemptResult = target
       ? await this.#sender.send(
           target,
           isReseller(record) ? 'reseller' : 'general',
-          record.delivery_id,
+          record.redelivery_of ?? record.delivery_id,
           record.event,
           record.payload,
         )
       : { ok: false, httpStatus: null, error: 'webhook no longer configured', durationMs: 0 }
     if (generation !== this.#generation || !store.getDelivery(deliveryId)) return
     const attempts = record.attempts + 1
-    const retryIn = result.ok || attempts >= MAX_ATTEMPTS ? undefined : RETRY_DELAYS_MS[attempts - 1]
+    const retryIn =
+      result.ok || !retry || attempts >= MAX_ATTEMPTS ? undefined : RETRY_DELAYS_MS[attempts - 1]
     const nextAt = retryIn === undefined ? undefined : startedAt + retryIn
-    store.updateDelivery(deliveryId, {
+    const patch: Partial<DeliveryRecord> = {
       status: result.ok ? 'success' : 'failed',
       http_status: result.httpStatus,
       error: result.error ?? undefined,
@@ -193,9 +213,15 @@ class DeliveryDispatcher implements Dispatcher {
       retries: attempts - 1,
       attempted_at: toTimestampMicros(new Date(startedAt)),
       next_attempt_at: nextAt === undefined ? null : toTimestampMicros(new Date(nextAt)),
-    })
+    }
+    store.updateDelivery(deliveryId, patch)
     if (nextAt !== undefined) this.#schedule(deliveryId, nextAt)
     this.#onChange?.()
+    if (this.#notify) {
+      // The record as updated (the history may have pruned it already: then as it would read).
+      const delivery = store.getDelivery(deliveryId) ?? { ...record, ...patch }
+      this.#notify({ type: 'attempt', delivery, url: target?.url ?? null, result })
+    }
   }
 
   #newRecord(
@@ -220,6 +246,7 @@ class DeliveryDispatcher implements Dispatcher {
       created_at: now,
       attempted_at: null,
       next_attempt_at: now,
+      redelivery_of: null,
     }
   }
 }

@@ -9,6 +9,7 @@ import { pruneDeliveries } from '../state/retention.js'
 import type { Store } from '../state/store.js'
 import {
   createDispatcher,
+  type DeliveryNotice,
   type DeliveryStore,
   type Dispatcher,
   type DispatcherOptions,
@@ -22,6 +23,18 @@ export type DispatcherSettings = Pick<DispatcherOptions, 'bypassMsw' | 'fetch' |
 export interface MockDispatcher extends Dispatcher {
   /** Changes delivery settings for the attempts that start from now on. */
   configure(settings: DispatcherSettings): void
+  /**
+   * Calls `listener` with every delivery queued and every attempt made, synchronously, as they
+   * happen (the delivery stream, the request log); returns the function that unsubscribes it.
+   */
+  onDelivery(listener: (notice: DeliveryNotice) => void): () => void
+  /**
+   * Runs `fn` and pushes onto `queued` the id of every delivery queued while it runs synchronously:
+   * the deliveries a request caused (the core's `X-Mock-Deliveries`). An event's deliveries are
+   * queued when its transaction commits, and a test or a redelivery records its delivery before
+   * its first `await`, so the synchronous part of a route is where they all happen.
+   */
+  collectQueued<R>(queued: string[], fn: () => R): R
 }
 
 /** What a dispatcher is attached to: the parts of a mock's context it reads and listens to. */
@@ -74,6 +87,18 @@ export function deliveryStoreOf(store: Store): DeliveryStore {
  */
 export function attachDispatcher(context: DispatcherHost): MockDispatcher {
   const settings: DispatcherSettings = {}
+  const listeners = new Set<(notice: DeliveryNotice) => void>()
+  let collecting: string[] | undefined
+  const notify = (notice: DeliveryNotice) => {
+    if (notice.type === 'queued') collecting?.push(notice.delivery.delivery_id)
+    for (const listener of listeners) {
+      try {
+        listener(notice)
+      } catch (error) {
+        console.error('[reseller-mock] delivery listener failed:', error)
+      }
+    }
+  }
   let dispatcher = build()
   function build() {
     return createDispatcher({
@@ -85,6 +110,8 @@ export function attachDispatcher(context: DispatcherHost): MockDispatcher {
       newId: deliveryIdFrom(context.random),
       // Through `settings`, so that `configure` also reaches attempts already scheduled.
       onChange: () => settings.onChange?.(),
+      // Through the bound dispatcher, whose listeners outlive a rebuild.
+      notify,
     })
   }
   // An event row is an `OutboxEvent` (id, reseller_id, style, event, payload).
@@ -94,10 +121,22 @@ export function attachDispatcher(context: DispatcherHost): MockDispatcher {
     enqueue: (event) => dispatcher.enqueue(event),
     deliverNow: (...args) => dispatcher.deliverNow(...args),
     redeliver: (id) => dispatcher.redeliver(id),
-    sendOnce: (...args) => dispatcher.sendOnce(...args),
     resume: () => dispatcher.resume(),
     idle: () => dispatcher.idle(),
     stop: () => dispatcher.stop(),
+    onDelivery(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    collectQueued(queued, fn) {
+      const outer = collecting
+      collecting = queued
+      try {
+        return fn()
+      } finally {
+        collecting = outer
+      }
+    },
     configure(next) {
       const rebuild = next.bypassMsw !== undefined || next.timeoutMs !== undefined || next.fetch !== undefined
       Object.assign(settings, next)

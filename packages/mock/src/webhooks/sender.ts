@@ -3,6 +3,7 @@
  * and how much of a failure the receiver's owner may see (see {@link DeliverySender.send}).
  */
 import { signPayload } from '@reseller-api/sdk/webhooks'
+import { bypass } from 'msw'
 import { targetProblem, urlProblem } from '../domain/target-policy.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 import { type DeliveryStyle, type DeliveryTarget, type DispatcherOptions, OPAQUE_FAILURE } from './types.js'
@@ -47,7 +48,7 @@ export class DeliverySender {
     if ('refused' in route) return { ok: false, httpStatus: null, error: route.refused, durationMs: 0 }
     const result = await attemptDelivery(
       { url: target.url, body, signature: await signPayload(body, target.secret), deliveryId, event },
-      { fetch: route.via, timeoutMs: this.#timeoutMs, bypass: this.#markBypass },
+      { fetch: route.via, timeoutMs: this.#timeoutMs, request: this.#markBypass ? bypass : undefined },
     )
     if (!route.opaque || result.ok || result.httpStatus !== null) return result
     return { ...result, error: OPAQUE_FAILURE }

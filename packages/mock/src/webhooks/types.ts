@@ -53,6 +53,17 @@ export interface DeliveryStore {
   subscribedWebhooks(resellerId: number, event: string): Array<{ id: string } & DeliveryTarget>
 }
 
+/**
+ * What the dispatcher tells as it works: a delivery `queued` (its record just stored, first attempt
+ * due), or an `attempt` made (`delivery` as recorded after it: `attempts` is the attempt's number,
+ * `next_attempt_at` the retry to come or `null`). `url` is where the delivery goes (`queued`) or
+ * went (`attempt`), `null` when its webhook is gone. The standalone server's delivery stream and
+ * request log, and the core's `X-Mock-Deliveries` header, are built on these.
+ */
+export type DeliveryNotice =
+  | { type: 'queued'; delivery: DeliveryRecord; url: string | null }
+  | { type: 'attempt'; delivery: DeliveryRecord; url: string | null; result: AttemptResult }
+
 /** An event recorded by the mock, ready for delivery. */
 export interface OutboxEvent {
   /** Id of the event in the outbox. */
@@ -97,6 +108,17 @@ export interface DispatcherOptions {
   newId?: () => string
   /** Called after each attempt changed a record outside any request: the state file's write-through. */
   onChange?: () => void
+  /** Told of every delivery queued and every attempt made, synchronously, as they happen. */
+  notify?: (notice: DeliveryNotice) => void
+}
+
+/** Options of {@link Dispatcher.deliverNow}. */
+export interface DeliverNowOptions {
+  /**
+   * Retry a failed attempt on the schedule (default `true`). The reseller webhook's test makes one
+   * attempt only: its answer already tells the caller how it went.
+   */
+  retry?: boolean
 }
 
 /** Queues, signs, sends and retries webhook deliveries on the mock's clock. */
@@ -108,22 +130,27 @@ export interface Dispatcher {
    */
   enqueue(event: OutboxEvent): DeliveryRecord[]
   /**
-   * Records a delivery of `payload` to a general webhook and makes its first attempt at once,
-   * resolving the record after it (the test endpoint). A failed attempt is retried on the schedule.
+   * Records a delivery of `payload` to a webhook (a general webhook's id, or
+   * {@link RESELLER_WEBHOOK_ID}) and makes its first attempt at once, resolving the record after it
+   * (the test endpoints). A failed attempt is retried on the schedule unless `options.retry` is false.
    */
-  deliverNow(resellerId: number, webhookId: string, event: string, payload: unknown): Promise<DeliveryRecord>
+  deliverNow(
+    resellerId: number,
+    webhookId: string,
+    event: string,
+    payload: unknown,
+    options?: DeliverNowOptions,
+  ): Promise<DeliveryRecord>
   /**
-   * Delivers a recorded delivery again (the inspector's "redeliver now"): a new record with a new
-   * id, the same event and the very same payload bytes, to the same webhook, its first attempt made
-   * at once; resolves the new record after that attempt. A failed attempt is retried on the
-   * schedule. The original record is left as it is. `undefined` for an unknown delivery id.
+   * Delivers a recorded delivery again (the inspector's "redeliver now", `reseller-mock resend`): a
+   * new record with a new id, the same event and the very same payload bytes, to the same webhook,
+   * its first attempt made at once; resolves the new record after that attempt. Its attempts carry
+   * the original's id in `X-Service-Delivery` (`redelivery_of`), as GitHub's redeliveries keep their
+   * delivery's GUID: a receiver that deduplicates on it handles a redelivered event once. A failed
+   * attempt is retried on the schedule. The original record is left as it is. `undefined` for an
+   * unknown delivery id.
    */
   redeliver(deliveryId: string): Promise<DeliveryRecord | undefined>
-  /**
-   * Sends `payload` once to the reseller webhook `target` and reports how it went; no record, no
-   * retry (the reseller test endpoint). The target is checked as for any reseller delivery.
-   */
-  sendOnce(target: DeliveryTarget, event: string, payload: unknown): Promise<AttemptResult>
   /** Forgets every scheduled attempt and schedules them again from the records (after a reset or a restore). */
   resume(): void
   /** Resolves once no attempt is in flight. */

@@ -319,7 +319,9 @@ describe('delivery control endpoints (every transport)', () => {
     })
     expect(receiver.received).toHaveLength(before + 1)
     expect(receiver.received[before]!.body).toBe(original.payload)
-    expect(receiver.received[before]!.headers['x-service-delivery']).toBe(again.delivery_id)
+    // The receiver sees the original's id again (GitHub keeps a redelivery's GUID): it deduplicates.
+    expect(again.redelivery_of).toBe(original.delivery_id)
+    expect(receiver.received[before]!.headers['x-service-delivery']).toBe(original.delivery_id)
     const list = await call(mock, 'GET', '/__mock/deliveries', { key: null })
     // Newest first.
     const ids = list.body.data.map((d: { delivery_id: string }) => d.delivery_id)

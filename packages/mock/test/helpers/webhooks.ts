@@ -74,16 +74,25 @@ export interface Verified {
   signature: string
   body: string
   delivery: string
+  /** `X-Service-Event`. */
+  event: string
+  /** The status it answered. */
+  status: number
+  headers: IncomingMessage['headers']
+  /** When the answer was sent (`Date.now()`). */
+  at: number
 }
 
 /**
  * A receiver that checks signatures with its own code (node:crypto's HMAC, none of the SDK's): it
- * answers 200 on a valid `X-Service-Signature`, 401 otherwise. `setSecret` changes the secret it
+ * answers 200 on an `X-Service-Signature` valid under any of its secrets, 401 otherwise (or the
+ * status `setStatus` forces on valid ones: a failing receiver). `setSecret` changes the secrets it
  * checks with (a general webhook's secret is only known once the webhook exists, which needs the
  * URL first). `waitFor(n)` resolves once `n` deliveries arrived.
  */
-export async function startVerifyingReceiver(secret = '') {
-  let current = secret
+export async function startVerifyingReceiver(secret: string | string[] = '') {
+  let current = typeof secret === 'string' ? [secret] : secret
+  let forced: number | undefined
   const seen: Verified[] = []
   const arrivals = new EventTarget()
   const server = createServer((req, res) => {
@@ -91,18 +100,25 @@ export async function startVerifyingReceiver(secret = '') {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const expected = Buffer.from(`sha256=${createHmac('sha256', current).update(body).digest('hex')}`)
       const signature = String(req.headers['x-service-signature'] ?? '')
       const got = Buffer.from(signature)
-      const valid = got.length === expected.length && timingSafeEqual(got, expected)
+      const valid = current.some((key) => {
+        const expected = Buffer.from(`sha256=${createHmac('sha256', key).update(body).digest('hex')}`)
+        return got.length === expected.length && timingSafeEqual(got, expected)
+      })
+      const status = valid ? (forced ?? 200) : 401
       seen.push({
         valid,
         signature,
         body: body.toString('utf8'),
         delivery: String(req.headers['x-service-delivery']),
+        event: String(req.headers['x-service-event']),
+        status,
+        headers: req.headers,
+        at: Date.now(),
       })
       arrivals.dispatchEvent(new Event('delivery'))
-      res.writeHead(valid ? 200 : 401, { 'content-length': '0' }).end()
+      res.writeHead(status, { 'content-length': '0' }).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -110,8 +126,12 @@ export async function startVerifyingReceiver(secret = '') {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     seen,
-    setSecret(next: string) {
-      current = next
+    setSecret(next: string | string[]) {
+      current = typeof next === 'string' ? [next] : next
+    },
+    /** Answers valid deliveries with `status` (undefined: 200 again). */
+    setStatus(status: number | undefined) {
+      forced = status
     },
     /** Resolves once `n` deliveries were seen. */
     waitFor: (n: number) =>

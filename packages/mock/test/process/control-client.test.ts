@@ -164,6 +164,43 @@ describe.each(targets)('the control client, against %s', (_name, target) => {
     expect(Object.keys(refused.fields ?? {})).toEqual(['event'])
   })
 
+  it('hands each answer to onResponse: its status and X-Mock-Deliveries, its body still the client’s', async () => {
+    const seen: { method: string; path: string; status: number; deliveries: string | null; body: unknown }[] =
+      []
+    const mock = createControlClient({
+      ...target(),
+      onResponse: async (response, request) => {
+        seen.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: response.status,
+          deliveries: response.headers.get('x-mock-deliveries'),
+          body: await response.json(),
+        })
+      },
+    })
+    const event = await mock.emit({ reseller_id: 1, event: 'ticket.created' })
+    expect(event.event).toBe('ticket.created')
+    const [delivery] = await mock.deliveries.list()
+    expect(seen[0]).toMatchObject({ method: 'POST', path: '/__mock/events', status: 201 })
+    expect(seen[0]!.deliveries).toBe(delivery!.delivery_id)
+    expect(seen[0]!.body).toMatchObject({ success: true, data: { event: 'ticket.created' } })
+    await failure(mock.tickets.staffReply(CLOSED_TICKET, { message: 'Too late.' }))
+    expect(seen.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/__mock/tickets/${CLOSED_TICKET}/replies`,
+      status: 422,
+      body: { success: false, error: { code: 'invalid_state' } },
+    })
+    const throwing = createControlClient({
+      ...target(),
+      onResponse: () => {
+        throw new Error('the hook failed')
+      },
+    })
+    await expect(throwing.clock.get()).rejects.toThrow('the hook failed')
+  })
+
   it('reads the OpenAPI document the mock serves, and calls any declaration through call()', async () => {
     const mock = client()
     const document = await mock.openapi()
@@ -198,6 +235,13 @@ describe('the control client when the answer is not the mock', () => {
       `GET /__mock/clock: no answer from the mock at http://127.0.0.1:${port} (ECONNREFUSED): is it running there?`,
     )
     expect(error.message).not.toContain('\n')
+    const answers: number[] = []
+    const hooked = createControlClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      onResponse: (response) => void answers.push(response.status),
+    })
+    expect((await failure(hooked.reset())).code).toBe('unreachable')
+    expect(answers).toEqual([])
   })
 
   it('rejects unreachable when mock.fetch refuses a URL outside its mock', async () => {

@@ -10,6 +10,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -173,6 +175,62 @@ describe('shell recipes in docs/', { timeout: 90_000 }, () => {
       )
       expect(outputs[i]!.trim(), `${command}\n${run.stderr}`).toMatch(pattern)
     })
+    await nothingLeftBehind()
+  })
+})
+
+describe('developer-loop.md', { timeout: 120_000 }, () => {
+  it('"The whole loop, as a script" runs as written: trigger, listen, a failed attempt, its retry, resend', async () => {
+    const guide = doc('developer-loop.md')
+    const [receiver] = section(guide, '## A receiver', 'js')
+    const [script] = section(guide, '## The whole loop, as a script')
+    writeFileSync(join(dir, 'receiver.mjs'), receiver!)
+    // The SDK as an installed package: its entries are its built files.
+    mkdirSync(join(dir, 'node_modules/@reseller-api'), { recursive: true })
+    symlinkSync(
+      fileURLToPath(new URL('../../../sdk', import.meta.url)),
+      join(dir, 'node_modules/@reseller-api/sdk'),
+    )
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo
+        probe.close(() => resolve(free))
+      })
+    })
+    const run = spawnSync('bash', ['-c', script!], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: { ...process.env, PORT: String(port), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+    })
+    expect(run.status, run.stderr).toBe(0)
+    const time = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}'
+    expect(run.stdout).toMatch(new RegExp(`^${time}\\s+--> hosting\\.created \\[dlv_[0-9a-f]{32}\\]$`, 'm'))
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^${time}\\s+<-- \\[200\\] POST http://127\\.0\\.0\\.1:${port}/webhooks \\(\\d+ ms\\)$`,
+        'm',
+      ),
+    )
+    expect(run.stdout).toContain('not delivered')
+    expect(run.stdout).toMatch(/--> wallet\.credited \[dlv_\w+\] \(redelivery of dlv_\w+\)/)
+    const listened = readFileSync(join(dir, 'listen.log'), 'utf8').trim().split('\n')
+    expect(listened[0]).toMatch(/Ready! .*reseller webhook signing secret is dev-secret /)
+    expect(listened.slice(1)).toEqual([
+      expect.stringMatching(/<-- \[200\] vps\.activated \[dlv_\w+\] \(\d+ ms\)$/),
+      expect.stringMatching(
+        /<-- \[ERROR\] wallet\.credited \[dlv_\w+\] \(\d+ ms\) connection failed: ECONNREFUSED, next retry at \S+Z \(mock time\)$/,
+      ),
+      expect.stringMatching(/<-- \[200\] wallet\.credited \[dlv_\w+\] \(\d+ ms\)$/),
+      expect.stringMatching(/<-- \[200\] wallet\.credited \[dlv_\w+\] \(\d+ ms\) redelivery of dlv_\w+$/),
+    ])
+    const received = readFileSync(join(dir, 'receiver.log'), 'utf8')
+    for (const event of ['hosting.created', 'vps.activated', 'wallet.credited'])
+      expect(received).toContain(`received ${event}`)
+    // The mock's request log shows the attempts.
+    expect(readFileSync(join(dir, 'mock.log'), 'utf8')).toMatch(
+      /^webhook vps\.activated dlv_\w+ attempt 1: POST \S+ 200 \d+ms$/m,
+    )
     await nothingLeftBehind()
   })
 })

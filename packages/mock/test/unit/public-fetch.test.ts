@@ -83,7 +83,7 @@ describe('a delivery attempt through publicFetch', () => {
     const attempt = (url: string) =>
       attemptDelivery(
         { url, body: '{}', signature: 'sha256=00', deliveryId: 'dlv_1', event: 'ticket.created' },
-        { fetch: publicFetch, bypass: false },
+        { fetch: publicFetch },
       )
     const byName = await attempt(`http://localhost:${r.port}/hook`)
     expect(byName).toMatchObject({ ok: false, httpStatus: null })

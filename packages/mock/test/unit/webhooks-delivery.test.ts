@@ -6,7 +6,11 @@ import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/state/clock.js'
 import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/attempt.js'
-import { createDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js'
+import {
+  createDispatcher,
+  type DeliveryNotice,
+  type DispatcherOptions,
+} from '../../src/webhooks/dispatcher.js'
 import { memoryDeliveryStore, startReceiver, startVerifyingReceiver } from '../helpers/webhooks.js'
 
 const cleanups: Array<() => unknown> = []
@@ -184,12 +188,71 @@ describe('synchronous sends (the test endpoints)', () => {
     expect(mem.deliveries.get(record.delivery_id)?.retries).toBe(1)
   })
 
-  it('sendOnce reports one attempt and records nothing', async () => {
+  it('deliverNow without retry records one failed attempt and schedules nothing (the reseller test)', async () => {
     const receiver = await startReceiver(() => 401)
     cleanups.push(() => receiver.close())
-    const { mem, dispatcher } = setup(receiver.url, 's')
-    const result = await dispatcher.sendOnce({ url: receiver.url, secret: 'x' }, 'hosting.created', { a: 1 })
-    expect(result).toMatchObject({ ok: false, httpStatus: 401, error: 'receiver answered HTTP 401' })
-    expect(mem.deliveries.size).toBe(0)
+    const { clock, mem, dispatcher } = setup(receiver.url, 's')
+    mem.resellerHooks.set(1, { url: receiver.url, secret: 'x' })
+    const record = await dispatcher.deliverNow(1, 'reseller', 'hosting.created', { a: 1 }, { retry: false })
+    expect(record).toMatchObject({
+      status: 'failed',
+      http_status: 401,
+      error: 'receiver answered HTTP 401',
+      attempts: 1,
+      next_attempt_at: null,
+      webhook_id: 'reseller',
+      event_id: null,
+    })
+    expect(mem.deliveries.get(record.delivery_id)).toBeDefined()
+    await clock.advance(3_600_000)
+    expect(receiver.received).toHaveLength(1)
+  })
+})
+
+describe('notices (the delivery stream and the request log)', () => {
+  it('tells of each delivery queued, then of each attempt with the record as updated and where it went', async () => {
+    const receiver = await startReceiver((n) => (n === 1 ? 503 : 200))
+    cleanups.push(() => receiver.close())
+    const notices: DeliveryNotice[] = []
+    const { clock, emit } = setup(receiver.url, 's', { notify: (notice) => notices.push(notice) })
+    const [record] = emit()
+    expect(notices).toEqual([{ type: 'queued', delivery: record, url: receiver.url }])
+    await clock.advance(0)
+    await clock.advance(60_000)
+    const attempts = notices.filter((n) => n.type === 'attempt')
+    expect(attempts.map((n) => [n.delivery.delivery_id, n.delivery.attempts, n.delivery.status])).toEqual([
+      [record!.delivery_id, 1, 'failed'],
+      [record!.delivery_id, 2, 'success'],
+    ])
+    expect(attempts[0]).toMatchObject({
+      url: receiver.url,
+      result: { ok: false, httpStatus: 503 },
+      delivery: { http_status: 503 },
+    })
+    // The retry's time is in the notice of the failed attempt: 1 min after it started.
+    const first = attempts[0]!.delivery
+    expect(Date.parse(first.next_attempt_at!) - Date.parse(first.attempted_at!)).toBe(60_000)
+    expect(attempts[1]!.delivery.next_attempt_at).toBeNull()
+  })
+})
+
+describe('redelivery', () => {
+  it("keeps the first delivery's id in X-Service-Delivery, across redeliveries of redeliveries", async () => {
+    const receiver = await startReceiver()
+    cleanups.push(() => receiver.close())
+    const { clock, dispatcher, emit } = setup(receiver.url, 's')
+    const [original] = emit()
+    await clock.advance(0)
+    const again = await dispatcher.redeliver(original!.delivery_id)
+    const third = await dispatcher.redeliver(again!.delivery_id)
+    expect(again!.delivery_id).not.toBe(original!.delivery_id)
+    expect(third!.delivery_id).not.toBe(again!.delivery_id)
+    expect(again!.redelivery_of).toBe(original!.delivery_id)
+    expect(third!.redelivery_of).toBe(original!.delivery_id)
+    expect(receiver.received.map((r) => r.headers['x-service-delivery'])).toEqual([
+      original!.delivery_id,
+      original!.delivery_id,
+      original!.delivery_id,
+    ])
   })
 })
