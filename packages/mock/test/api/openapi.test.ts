@@ -55,7 +55,7 @@ describe('the published document', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false)
   })
 
-  it('describes the service alone; the served one has one operation per route of the mock, plus the stream', () => {
+  it('describes the service alone; the served one has one operation per route of the mock, plus the streams', () => {
     const api = routes.filter((r) => r.path.startsWith('/api/'))
     expect(
       operationsOf(published)
@@ -64,8 +64,10 @@ describe('the published document', () => {
     ).toEqual(api.map((r) => `${r.method} ${openApiPath(r.path)}`).sort())
     const expected = [
       ...routes.map((r) => `${r.method} ${openApiPath(r.path)}`),
-      // The standalone server's event stream, served in front of the route table.
+      // The standalone server's two event streams (the inspector's, the deliveries'), served in
+      // front of the route table.
       'GET /__mock/stream',
+      'GET /__mock/deliveries/stream',
     ].sort()
     expect(allOperations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected)
     expect(new Set(allOperations.map((o) => o.op.operationId)).size).toBe(allOperations.length)
