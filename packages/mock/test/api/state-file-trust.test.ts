@@ -6,13 +6,14 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type StandaloneOptions, startStandalone } from '../../src/server/standalone.js'
 import { StateFileError } from '../../src/server/state-path.js'
+import { freshPaths } from '../helpers/fresh-path.js'
 import { KEYS, testSeed } from '../helpers/mock.js'
 
 let dir: string
@@ -27,13 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-let serial = 0
-/** A fresh path in its own folder, so that the folder's listing shows what a start left there. */
-async function freshPath(name: string) {
-  const folder = join(dir, `${serial++}`)
-  await mkdir(folder)
-  return join(folder, name)
-}
+const freshPath = freshPaths(() => dir)
 
 async function start(statePath: string, options: StandaloneOptions = {}) {
   const standalone = await startStandalone({ port: 0, statePath, warn: () => {}, ...options })

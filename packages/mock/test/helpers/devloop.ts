@@ -2,6 +2,7 @@
 // seed whose webhooks point nowhere yet, and a bounded pool for running many CLI processes.
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { GENERAL_EVENTS, RESELLER_EVENTS } from '@reseller-api/sdk/schemas'
 import { runCli } from './cli.js'
 
 /**
@@ -18,6 +19,12 @@ export const DELIVERY_ID = 'dlv_[0-9a-f]{32}'
 
 /** Escapes `text` for a RegExp. */
 export const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The secret the loop's receivers verify with. */
+export const LOOP_SECRET = 'whsec_loop_secret'
+
+/** Every event name of both styles, as `trigger` takes them (`domain.registered` once: reseller style). */
+export const EVENT_NAMES = [...new Set<string>([...RESELLER_EVENTS, ...GENERAL_EVENTS, 'test'])]
 
 /** The key of {@link writeLoopSeed}'s reseller: every scope. */
 export const LOOP_KEY = 'svc_live_loop'

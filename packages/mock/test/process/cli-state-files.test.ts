@@ -7,12 +7,13 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, type CliRun, runCli, startCli, waitForLine } from '../helpers/cli.js'
+import { freshPaths } from '../helpers/fresh-path.js'
 
 let dir: string
 const children: CliRun[] = []
@@ -27,12 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-let serial = 0
-async function freshPath(name: string) {
-  const folder = join(dir, `${serial++}`)
-  await mkdir(folder)
-  return join(folder, name)
-}
+const freshPath = freshPaths(() => dir)
 
 async function started(args: string[]) {
   const run = await startCli(['--port', '0', ...args])

@@ -9,8 +9,10 @@ import { assertBuilt, startCli } from '../helpers/cli.js'
 import {
   cli,
   DELIVERY_ID,
+  EVENT_NAMES,
   LOOP_KEY,
   LOOP_SANDBOX_KEY,
+  LOOP_SECRET,
   literal,
   mockRequest,
   pool,
@@ -20,7 +22,7 @@ import {
 } from '../helpers/devloop.js'
 import { startReceiver, startVerifyingReceiver } from '../helpers/webhooks.js'
 
-const SECRET = 'whsec_loop_secret'
+const SECRET = LOOP_SECRET
 let dir: string
 let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>
 const stops: Array<() => unknown> = []
@@ -36,8 +38,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** Every event name of both styles, as `trigger` takes them (`domain.registered` once: reseller style). */
-const NAMES = [...new Set<string>([...RESELLER_EVENTS, ...GENERAL_EVENTS, 'test'])]
+const NAMES = EVENT_NAMES
 
 describe('trigger --mock (a running standalone mock)', { timeout: 120_000 }, () => {
   let mock: Awaited<ReturnType<typeof startCli>>

@@ -3,14 +3,23 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { GENERAL_EVENTS, RESELLER_EVENTS } from '@reseller-api/sdk/schemas'
+import { RESELLER_EVENTS } from '@reseller-api/sdk/schemas'
 import { sampleEventData } from '@reseller-api/sdk/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt } from '../helpers/cli.js'
-import { cli, DELIVERY_ID, LOOP_KEY, literal, pool, TIME } from '../helpers/devloop.js'
+import {
+  cli,
+  DELIVERY_ID,
+  EVENT_NAMES,
+  LOOP_KEY,
+  LOOP_SECRET,
+  literal,
+  pool,
+  TIME,
+} from '../helpers/devloop.js'
 import { startReceiver, startVerifyingReceiver } from '../helpers/webhooks.js'
 
-const SECRET = 'whsec_loop_secret'
+const SECRET = LOOP_SECRET
 let dir: string
 let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>
 const stops: Array<() => unknown> = []
@@ -26,8 +35,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** Every event name of both styles, as `trigger` takes them (`domain.registered` once: reseller style). */
-const NAMES = [...new Set<string>([...RESELLER_EVENTS, ...GENERAL_EVENTS, 'test'])]
+const NAMES = EVENT_NAMES
 
 /** The two lines of a forwarded delivery; the delivery id. */
 function forwardedLines(stdout: string, event: string, url: string, status: string): string {
