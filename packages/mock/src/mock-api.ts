@@ -18,7 +18,7 @@ import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
 import { createMswHandlers } from './routing/msw.js'
-import type { MockHandler } from './routing/types.js'
+import type { CoreHandler, MockHandler } from './routing/types.js'
 import { demoSeed } from './seed/demo.js'
 import type { SeedInput } from './seed/schema.js'
 import type { ListenOptions, RunningServer } from './server/options.js'
@@ -63,7 +63,7 @@ export interface MockApi {
   readonly fetch: typeof fetch
   /** The mock's clock: `await mock.clock.advance(ms)` runs due webhook retries before it resolves. */
   readonly clock: Clock
-  /** The transport-neutral core: answers a plain request object (the standalone server calls it). */
+  /** The transport-neutral core: answers a plain request object (`mock.fetch` and the MSW handlers call it). */
   readonly handle: MockHandler
   /**
    * The mock's tables, for questions in tests, in `@msw/data`'s query language over the records the
@@ -113,7 +113,7 @@ export interface MockApi {
 
 /** Serves a mock over HTTP: given by the `node` entry, absent from the browser and edge build. */
 export type ListenImpl = (
-  mock: MockApi,
+  answer: CoreHandler,
   context: MockContext,
   options?: ListenOptions,
 ) => Promise<RunningServer>
@@ -122,6 +122,8 @@ export type ListenImpl = (
 export interface AssembledMock {
   mock: MockApi
   context: MockContext
+  /** The core handler, answering at once where it can (see {@link CoreHandler}). */
+  answer: CoreHandler
 }
 
 /** `listen` where no server can run: rejects with what to do instead. */
@@ -173,7 +175,9 @@ export function assembleMock(
     journalLimit: options.journalLimit,
     routes,
   })
-  const handle = createHandle(routes, context)
+  const answer = createHandle(routes, context)
+  // The public form always returns a promise; the standalone server calls `answer` itself.
+  const handle: MockHandler = async (request) => answer(request)
   const controls = createControls(handle, context)
   // Built on first use: a test that only calls `mock.fetch` never pays for MSW handlers or `db`.
   let handlers: HttpHandler[] | undefined
@@ -199,7 +203,7 @@ export function assembleMock(
     emit: controls.emit,
     // node:http only comes in through the `node` entry (src/node.ts), so that a browser or Workers
     // bundle of this module never meets it.
-    listen: (listenOptions) => listenImpl(mock, context, listenOptions),
+    listen: (listenOptions) => listenImpl(answer, context, listenOptions),
   }
-  return { mock, context }
+  return { mock, context, answer }
 }

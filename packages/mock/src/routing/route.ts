@@ -233,6 +233,81 @@ function declared<K extends 'one' | 'list'>(
   return operation as Extract<AnyDeclaration, { kind: K }>
 }
 
+/**
+ * The {@link Call} of one request: a class, so that a request costs one object and its methods are
+ * shared, not seven closures built for every request.
+ */
+class RequestCall {
+  readonly request: MockRequest
+  readonly params: Record<string, string>
+  readonly mock: MockContext
+  private readonly who: Caller | undefined
+  private readonly declaration: AnyDeclaration | undefined
+
+  constructor(
+    request: MockRequest,
+    params: Record<string, string>,
+    mock: MockContext,
+    caller: Caller | undefined,
+    operation: AnyDeclaration | undefined,
+  ) {
+    this.request = request
+    this.params = params
+    this.mock = mock
+    this.who = caller
+    this.declaration = operation
+  }
+
+  get caller(): Caller {
+    if (!this.who) throw new Error('this route has no authenticated caller')
+    return this.who
+  }
+
+  body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown {
+    const operation = this.declaration
+    const declared = schema ?? operation?.body
+    if (!declared) throw new Error('this route declares no body: name the schema to read it with')
+    const optional = schema ? (options?.optional ?? false) : (operation?.bodyOptional ?? false)
+    refuseNonJson(this.request)
+    const result = validate(declared, parseJson(this.request.body, optional))
+    if (!result.success) throw errors.validation(result.fields)
+    return result.data
+  }
+
+  query(schema?: z.ZodMiniType): unknown {
+    const operation = this.declaration
+    const declared = schema ?? (operation && isControlEndpoint(operation) ? operation.query : undefined)
+    if (!declared) throw new Error('this route declares no query: name the schema to read it with')
+    const result = validate(declared, queryObject(this.request.query))
+    if (!result.success) throw errors.validation(result.fields)
+    return result.data
+  }
+
+  page(): number {
+    const raw = this.request.query.get('page')
+    if (raw === null) return 1
+    const result = validate(PageQuery, { page: raw })
+    if (!result.success) throw errors.validation(result.fields)
+    return result.data.page ?? 1
+  }
+
+  answer(value: unknown): MockResponse {
+    const one = declared(this.declaration, 'one')
+    return data(one.data, value, one.status)
+  }
+
+  answerRecord(row: object, project?: () => unknown): MockResponse {
+    const one = declared(this.declaration, 'one')
+    return record(serializerOf(one, one.data), row, one.status, project)
+  }
+
+  answerPage(rows: readonly object[], pageNumber?: number): MockResponse {
+    const list = declared(this.declaration, 'list')
+    // Through `this`, so that a wrapper of the call (a test watching what routes read) sees it.
+    return page(serializerOf(list, list.item), rows, pageNumber ?? this.page())
+  }
+}
+
 /** Builds the {@link Call} of a request. */
 export function createCall(
   request: MockRequest,
@@ -241,56 +316,5 @@ export function createCall(
   caller: Caller | undefined,
   operation?: AnyDeclaration,
 ): Call {
-  const call: Omit<Call, 'body' | 'query' | 'answer' | 'answerRecord' | 'answerPage'> & {
-    body(schema?: z.ZodMiniType, options?: { optional?: boolean }): unknown
-    query(schema?: z.ZodMiniType): unknown
-    answer(value: unknown): MockResponse
-    answerRecord(row: object, project?: () => unknown): MockResponse
-    answerPage(rows: readonly object[], pageNumber?: number): MockResponse
-  } = {
-    request,
-    params,
-    mock,
-    get caller(): Caller {
-      if (!caller) throw new Error('this route has no authenticated caller')
-      return caller
-    },
-    body(schema, options) {
-      const declared = schema ?? operation?.body
-      if (!declared) throw new Error('this route declares no body: name the schema to read it with')
-      const optional = schema ? (options?.optional ?? false) : (operation?.bodyOptional ?? false)
-      refuseNonJson(request)
-      const result = validate(declared, parseJson(request.body, optional))
-      if (!result.success) throw errors.validation(result.fields)
-      return result.data
-    },
-    query(schema) {
-      const declared = schema ?? (operation && isControlEndpoint(operation) ? operation.query : undefined)
-      if (!declared) throw new Error('this route declares no query: name the schema to read it with')
-      const result = validate(declared, queryObject(request.query))
-      if (!result.success) throw errors.validation(result.fields)
-      return result.data
-    },
-    page() {
-      const raw = request.query.get('page')
-      if (raw === null) return 1
-      const result = validate(PageQuery, { page: raw })
-      if (!result.success) throw errors.validation(result.fields)
-      return result.data.page ?? 1
-    },
-    answer(value) {
-      const one = declared(operation, 'one')
-      return data(one.data, value, one.status)
-    },
-    answerRecord(row, project) {
-      const one = declared(operation, 'one')
-      return record(serializerOf(one, one.data), row, one.status, project)
-    },
-    answerPage(rows, pageNumber) {
-      const list = declared(operation, 'list')
-      // Through `this`, so that a wrapper of the call (a test watching what routes read) sees it.
-      return page(serializerOf(list, list.item), rows, pageNumber ?? this.page())
-    },
-  }
-  return call as Call
+  return new RequestCall(request, params, mock, caller, operation) as unknown as Call
 }

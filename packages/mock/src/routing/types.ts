@@ -40,3 +40,11 @@ export interface MockResponse {
 
 /** Resolves a {@link MockRequest}: the whole mock service as one function. */
 export type MockHandler = (request: MockRequest) => Promise<MockResponse>
+
+/**
+ * The core's own form of {@link MockHandler}: the answer itself when nothing on the way waits (the
+ * usual read), a promise otherwise. The standalone server calls it, so that such an answer is
+ * written in the same turn as the request arrived. It does not throw for a route's error (that is
+ * an answer); a throw means a bug of the mock. @internal
+ */
+export type CoreHandler = (request: MockRequest) => MockResponse | Promise<MockResponse>

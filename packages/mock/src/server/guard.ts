@@ -61,7 +61,7 @@ function hostLines(req: IncomingMessage): number {
   let count = 0
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!
-    if (name.length === 4 && name.toLowerCase() === 'host') count++
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) count++
   }
   return count
 }

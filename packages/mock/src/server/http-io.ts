@@ -16,22 +16,58 @@ export function errorAnswer(
   return renderError(new ApiError(status, code, message))
 }
 
-export function headerReader(req: IncomingMessage): MockRequest['headers'] {
-  const raw = req.headers
-  return {
-    get(name: string) {
-      const value = raw[name.toLowerCase()]
-      if (value === undefined) return null
-      return Array.isArray(value) ? value.join(', ') : value
-    },
+/** Case-insensitive lookup over node:http's headers: one shared method, no closure per request. */
+class HeaderReader {
+  readonly #raw: IncomingMessage['headers']
+  constructor(raw: IncomingMessage['headers']) {
+    this.#raw = raw
+  }
+  get(name: string): string | null {
+    // Callers name headers in lower case, as node:http keys them: lower-casing is the rare path.
+    let value = this.#raw[name]
+    if (value === undefined) {
+      const lower = name.toLowerCase()
+      if (lower !== name) value = this.#raw[lower]
+    }
+    if (value === undefined) return null
+    return Array.isArray(value) ? value.join(', ') : value
   }
 }
 
-/** Reads the request body as UTF-8, or `null` when it is larger than `max` bytes. */
-export function readBody(req: IncomingMessage, max: number): Promise<string | null> {
+/**
+ * A {@link MockRequest} read off node:http. Its `query` is parsed on first use: most reads
+ * (a record by its key) carry no query, and the journal keeps the raw `search`.
+ */
+export class NodeRequest implements MockRequest {
+  readonly method: string
+  readonly path: string
+  readonly search: string
+  readonly headers: MockRequest['headers']
+  readonly body: string
+  #query: URLSearchParams | undefined
+  /** `search` is the query string with its `?`, or `''`. */
+  constructor(req: IncomingMessage, method: string, path: string, search: string, body: string) {
+    this.method = method
+    this.path = path
+    this.search = search
+    this.headers = new HeaderReader(req.headers)
+    this.body = body
+  }
+  get query(): URLSearchParams {
+    this.#query ??= new URLSearchParams(this.search)
+    return this.#query
+  }
+}
+
+/**
+ * Reads the request body as UTF-8, or `null` when it is larger than `max` bytes. A request that
+ * announces no body (no `Content-Length`, or 0, and no `Transfer-Encoding`) gets `''` at once.
+ */
+export function readBody(req: IncomingMessage, max: number): string | null | Promise<string | null> {
   const length = req.headers['content-length']
-  if (length === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('')
-  if (length !== undefined && Number(length) > max) return Promise.resolve(null)
+  const chunked = req.headers['transfer-encoding'] !== undefined
+  if (!chunked && (length === undefined || length === '0')) return ''
+  if (length !== undefined && Number(length) > max) return null
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -51,10 +87,13 @@ export function readBody(req: IncomingMessage, max: number): Promise<string | nu
 export function send(res: ServerResponse, answer: MockResponse, extra?: Record<string, string>): void {
   // Already answered by the parser-error path (client-error.ts), or the client is gone.
   if (res.headersSent || res.destroyed) return
+  // A copy: the journal keeps `answer.headers` as the mock answered them, without the transport's.
   const headers: Record<string, string | number> = extra
     ? { ...answer.headers, ...extra }
     : { ...answer.headers }
-  headers['content-length'] = Buffer.byteLength(answer.body)
+  // Encoded once: its length is the Content-Length, and node:http writes the bytes as they are.
+  const body = Buffer.from(answer.body)
+  headers['content-length'] = body.length
   res.writeHead(answer.status, headers)
-  res.end(answer.body)
+  res.end(body)
 }

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { redactQuery } from '../journal/redact.js'
-import type { MockHandler, MockRequest, MockResponse } from '../routing/types.js'
+import type { CoreHandler, MockResponse } from '../routing/types.js'
 import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
 import { createCors, parseAllowedOrigins } from './cors.js'
 import { createGuard, readTarget } from './guard.js'
-import { errorAnswer, headerReader, readBody, send } from './http-io.js'
+import { errorAnswer, NodeRequest, readBody, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
 
 export type { ListenOptions, RunningServer } from './options.js'
@@ -25,66 +25,87 @@ export interface ServerExtension {
   close(): void
 }
 
+const API_PREFIX = '/api/'
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
+
+type Answer = MockResponse | Promise<MockResponse>
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T>)?.then === 'function'
+}
+
+const failedAnswer = (error: unknown) =>
+  errorAnswer(500, 'internal_error', `the mock failed to answer: ${(error as Error)?.message ?? error}`)
+
+const unsavedAnswer = (error: unknown) =>
+  errorAnswer(
+    500,
+    'internal_error',
+    `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
+  )
+
+/** Runs the state file's hook of the request's kind (`onRead` or `onMutation`), then gives `response`. */
+function afterHook(response: MockResponse, method: string, options: ListenOptions): Answer {
+  const hook = READ_METHODS.has(method) ? options.onRead : options.onMutation
+  if (!hook) return response
+  try {
+    const pending = hook()
+    return pending === undefined ? response : pending.then(() => response, unsavedAnswer)
+  } catch (error) {
+    return unsavedAnswer(error)
+  }
+}
+
+/** Calls the handler with the request read (a throw is a 500), then the state file's hook. */
+function answerRead(
+  req: IncomingMessage,
+  path: string,
+  search: string,
+  method: string,
+  body: string | null,
+  handle: CoreHandler,
+  options: ListenOptions & { maxBody: number },
+): Answer {
+  if (body === null)
+    return errorAnswer(413, 'validation_error', `request body is larger than ${options.maxBody} bytes`)
+  let response: Answer
+  try {
+    response = handle(new NodeRequest(req, method, path, search, body))
+  } catch (error) {
+    return failedAnswer(error)
+  }
+  if (!isPromise(response)) return afterHook(response, method, options)
+  return response.then((done) => afterHook(done, method, options), failedAnswer)
+}
 
 /**
  * Answers one API or control request through the handler: reads the body (413 past `maxBody`),
  * calls the handler (a throw is a 500), then the state file's hook of its kind (`onRead` or
- * `onMutation`), so that no answer claims a change that was not saved.
+ * `onMutation`), so that no answer claims a change that was not saved. Nothing waits where
+ * nothing has to: a request without a body, answered at once, is answered in this very turn.
  */
-async function answer(
+function answer(
   req: IncomingMessage,
-  url: string,
-  handle: MockHandler,
+  path: string,
+  search: string,
+  handle: CoreHandler,
   options: ListenOptions & { maxBody: number },
-): Promise<MockResponse> {
-  const { maxBody, onRead, onMutation } = options
-  const method = (req.method ?? 'GET').toUpperCase()
-  const body = await readBody(req, maxBody)
-  if (body === null)
-    return errorAnswer(413, 'validation_error', `request body is larger than ${maxBody} bytes`)
-  const q = url.indexOf('?')
-  const request: MockRequest = {
-    method,
-    path: q === -1 ? url : url.slice(0, q),
-    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-    search: q === -1 ? '' : url.slice(q),
-    headers: headerReader(req),
-    body,
-  }
-  let response: MockResponse
-  try {
-    response = await handle(request)
-  } catch (error) {
-    return errorAnswer(
-      500,
-      'internal_error',
-      `the mock failed to answer: ${(error as Error)?.message ?? error}`,
-    )
-  }
-  const hook = READ_METHODS.has(method) ? onRead : onMutation
-  if (hook) {
-    try {
-      await hook()
-    } catch (error) {
-      return errorAnswer(
-        500,
-        'internal_error',
-        `the change could not be saved to the state file: ${(error as Error)?.message ?? error}`,
-      )
-    }
-  }
-  return response
+): Answer {
+  // node:http's methods come from its parser's table, in upper case.
+  const method = req.method ?? 'GET'
+  const body = readBody(req, options.maxBody)
+  if (!isPromise(body)) return answerRead(req, path, search, method, body, handle, options)
+  return body.then((read) => answerRead(req, path, search, method, read, handle, options))
 }
 
 /**
- * Serves a {@link MockHandler} over `node:http`. The request is handed to the handler as plain
+ * Serves a {@link CoreHandler} over `node:http`. The request is handed to the handler as plain
  * values built straight from the `IncomingMessage` (no WHATWG `Request`/`Response` on the hot
  * path), connections are kept alive, and every answer carries an exact `Content-Length`.
  */
 export function listen(
-  handle: MockHandler,
+  handle: CoreHandler,
   options: ListenOptions = {},
   extension?: ServerExtension,
 ): Promise<RunningServer> {
@@ -134,35 +155,39 @@ export function listen(
       log?.(`${refused.status} refused`)
       return
     }
-    if (extension?.serve(req, res, path)) return
+    // The extension serves pages and streams of its own, never below `/api/`: API requests skip it.
+    if (!path.startsWith(API_PREFIX) && extension?.serve(req, res, path)) return
     const corsHeaders = cors.headersFor(req)
     if (corsHeaders && cors.isPreflight(req)) {
       send(res, cors.preflight(req, corsHeaders))
       return
     }
-    answer(req, url, handle, answerOptions).then(
-      (response) => {
-        if (response.noAnswer) {
-          // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
-          res.destroy()
-          extension?.answered(req.method ?? 'GET', url)
-          log?.(`dropped ${(performance.now() - started).toFixed(1)}ms`)
-          return
-        }
-        send(res, response, corsHeaders)
+    const finish = (response: MockResponse) => {
+      if (response.noAnswer) {
+        // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
+        res.destroy()
         extension?.answered(req.method ?? 'GET', url)
-        log?.(`${response.status} ${(performance.now() - started).toFixed(1)}ms`)
-      },
-      (error: unknown) => {
-        // Only reading the body can land here (the client went away mid-request).
-        if (!res.headersSent && !res.destroyed) {
-          send(
-            res,
-            errorAnswer(400, 'validation_error', `could not read the request: ${(error as Error)?.message}`),
-          )
-        }
-      },
-    )
+        log?.(`dropped ${(performance.now() - started).toFixed(1)}ms`)
+        return
+      }
+      send(res, response, corsHeaders)
+      extension?.answered(req.method ?? 'GET', url)
+      log?.(`${response.status} ${(performance.now() - started).toFixed(1)}ms`)
+    }
+    const answered = answer(req, path, url.slice(path.length), handle, answerOptions)
+    if (!isPromise(answered)) {
+      finish(answered)
+      return
+    }
+    answered.then(finish, (error: unknown) => {
+      // Only reading the body can land here (the client went away mid-request).
+      if (!res.headersSent && !res.destroyed) {
+        send(
+          res,
+          errorAnswer(400, 'validation_error', `could not read the request: ${(error as Error)?.message}`),
+        )
+      }
+    })
   })
 
   server.on('clientError', answerClientError)

@@ -10,7 +10,7 @@ import { listen } from './listen.js'
  * Serves a mock over HTTP with its inspector at `{url}/__mock/`. Bound to a non-loopback address,
  * the mock's reseller webhooks follow the general target policy from then on.
  */
-export const serveMock: ListenImpl = (mock, context, options) => {
+export const serveMock: ListenImpl = (answer, context, options) => {
   if (!isLoopbackBind(options?.host ?? '127.0.0.1')) context.markServedOnNetwork()
-  return listen(mock.handle, options, createInspector(context, options?.log))
+  return listen(answer, options, createInspector(context, options?.log))
 }

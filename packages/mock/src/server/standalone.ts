@@ -155,11 +155,11 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
   try {
     const path = opened?.db.path ?? ''
     const choice = chooseSeed(givenSeed(options), opened?.saved?.seed, options.adoptSeed ?? false, path)
-    const { mock, context } = createStandaloneMock(options, choice, opened)
+    const { mock, context, answer } = createStandaloneMock(options, choice, opened)
     // Everything that can refuse the file is behind: only now is it opened for writing.
     opened?.db.lockForWriting()
     const sync = opened ? startSync(opened, context, choice) : undefined
-    return { mock, context, choice, sync }
+    return { mock, context, answer, choice, sync }
   } catch (error) {
     opened?.db.close()
     throw error
@@ -170,7 +170,7 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
   const warn = options.warn ?? ((line: string) => console.error(line))
   const opened = options.statePath === undefined ? undefined : openState(options.statePath)
-  const { mock, context, choice, sync } = prepareMock(options, opened)
+  const { mock, context, answer, choice, sync } = prepareMock(options, opened)
   const { store, clock, dispatcher } = context
   const persist = sync ? () => sync.durable() : undefined
   // No answer (a read included) leaves before its change is on disk; a failed write is the 500.
@@ -200,7 +200,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
   if (!isLoopbackBind(options.host ?? '127.0.0.1')) context.markServedOnNetwork()
   const server = await listen(
-    mock.handle,
+    answer,
     {
       port: options.port ?? 4010,
       host: options.host ?? '127.0.0.1',

@@ -118,7 +118,8 @@ export class ChangeTracker {
 
   /** Forgets the touched keys (a rolled-back transaction). */
   discard(): void {
-    this.#dirty.clear()
+    // Most transactions (every read) touch nothing: V8's `Map#clear` allocates a new table each time.
+    if (this.#dirty.size > 0) this.#dirty.clear()
   }
 }
 
