@@ -16,6 +16,18 @@ export interface Serializer {
    * records whose every visible change also updates `row`), cached under `row`'s version.
    */
   json(row: object, project?: () => unknown): string
+  /** The `{ success: true, data }` answer body of {@link json}, cached with it (and its bytes, once sent). */
+  envelope(row: object, project?: () => unknown): EncodedBody
+}
+
+/**
+ * An answer body that stays the same while its record does: its text, and the UTF-8 bytes a
+ * server that writes it fills in once (`server/http-io.ts`), so that a record read again and
+ * again is encoded once per version, not once per request.
+ */
+export interface EncodedBody {
+  readonly text: string
+  bytes?: Uint8Array
 }
 
 /** A JSON answer with a body already serialized. */
@@ -38,8 +50,8 @@ const serializers = new WeakMap<object, Serializer>()
  */
 export const CACHED_RECORDS = 500
 
-/** A record's wire JSON, for one version of it. */
-type Cached = { version: number; json: string }
+/** A record's wire JSON, for one version of it, and the answer body made of it once asked for. */
+type Cached = { version: number; json: string; envelope?: EncodedBody }
 
 /**
  * The cached serializer of `owner` (a declaration) through `schema`, a wire schema of the SDK: one
@@ -62,19 +74,25 @@ export function serializerOf(owner: object, schema: z.ZodMiniType): Serializer {
       recent.set(row, entry)
       size++
     }
+    const entry = (row: object, project?: () => unknown): Cached => {
+      const version = rowVersion(row)
+      const hit = recent.get(row)
+      if (hit !== undefined && hit.version === version) return hit
+      const old = hit === undefined ? older.get(row) : undefined
+      if (old !== undefined && old.version === version) {
+        remember(row, old)
+        return old
+      }
+      const fresh = { version, json: JSON.stringify(schema.parse(project ? project() : row)) }
+      remember(row, fresh)
+      return fresh
+    }
     found = {
-      json(row, project) {
-        const version = rowVersion(row)
-        const hit = recent.get(row)
-        if (hit !== undefined && hit.version === version) return hit.json
-        const old = hit === undefined ? older.get(row) : undefined
-        if (old !== undefined && old.version === version) {
-          remember(row, old)
-          return old.json
-        }
-        const json = JSON.stringify(schema.parse(project ? project() : row))
-        remember(row, { version, json })
-        return json
+      json: (row, project) => entry(row, project).json,
+      envelope(row, project) {
+        const cached = entry(row, project)
+        cached.envelope ??= { text: `{"success":true,"data":${cached.json}}` }
+        return cached.envelope
       },
     }
     serializers.set(owner, found)
@@ -94,7 +112,8 @@ export function record(
   status = 200,
   project?: () => unknown,
 ): MockResponse {
-  return jsonAnswer(status, `{"success":true,"data":${serialize.json(row, project)}}`)
+  const envelope = serialize.envelope(row, project)
+  return { status, headers: { 'content-type': 'application/json' }, body: envelope.text, encoded: envelope }
 }
 
 /**

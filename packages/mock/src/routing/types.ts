@@ -36,6 +36,11 @@ export interface MockResponse {
    * the MSW handlers answer `HttpResponse.error()`, the standalone server destroys the socket.
    */
   noAnswer?: true
+  /**
+   * Where `body` comes from a cache that also keeps its UTF-8 bytes (a stored record read again):
+   * the standalone server writes those instead of encoding `body` for every request. @internal
+   */
+  encoded?: { readonly text: string; bytes?: Uint8Array }
 }
 
 /** Resolves a {@link MockRequest}: the whole mock service as one function. */

@@ -91,8 +91,13 @@ export function send(res: ServerResponse, answer: MockResponse, extra?: Record<s
   const headers: Record<string, string | number> = extra
     ? { ...answer.headers, ...extra }
     : { ...answer.headers }
-  // Encoded once: its length is the Content-Length, and node:http writes the bytes as they are.
-  const body = Buffer.from(answer.body)
+  // Encoded once: its length is the Content-Length, and node:http writes the bytes as they are. A
+  // cached record's bytes are kept with it, as long as they are still those of `body`.
+  const { encoded } = answer
+  const body =
+    encoded !== undefined && encoded.text === answer.body
+      ? (encoded.bytes ??= Buffer.from(answer.body))
+      : Buffer.from(answer.body)
   headers['content-length'] = body.length
   res.writeHead(answer.status, headers)
   res.end(body)

@@ -91,6 +91,35 @@ describe('mock.listen(): the standalone server answers like mock.fetch', () => {
     expect((await seen.json()).data.subject).toBe('Über ✓')
   })
 
+  it('a record read again answers its new bytes once it changed (the encoded answer is cached per version)', async () => {
+    const created = await fetch(`${server.url}/api/v1/support/tickets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'Größe ✓', message: 'first', department: 'billing' }),
+    })
+    const uuid = (await created.json()).data.ticket_id
+    const read = async () => {
+      const res = await fetch(`${server.url}/api/v1/support/tickets/${uuid}`, { headers: auth })
+      const bytes = Buffer.from(await res.arrayBuffer())
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.length)
+      return JSON.parse(bytes.toString('utf8')).data
+    }
+    expect((await read()).messages_count).toBe(1)
+    expect((await read()).subject).toBe('Größe ✓')
+    const reply = await fetch(`${server.url}/api/v1/support/tickets/${uuid}/messages`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'second, ü' }),
+    })
+    expect(reply.status).toBe(201)
+    const after = await read()
+    expect(after.messages_count).toBe(2)
+    expect(after.messages.map((m: { message: string }) => m.message)).toContain('second, ü')
+    // And through mock.fetch, which never asks for bytes, the same answer.
+    const viaFetch = await mock.fetch(`${mock.baseUrl}/api/v1/support/tickets/${uuid}`, { headers: auth })
+    expect((await viaFetch.json()).data).toEqual(after)
+  })
+
   it('keeps the connection alive across requests (HTTP/1.1 keep-alive)', async () => {
     const first = await fetch(`${server.url}/api/v1/support/tickets`, { headers: auth })
     await first.text()
