@@ -94,10 +94,11 @@ export function send(res: ServerResponse, answer: MockResponse, extra?: Record<s
   // Encoded once: its length is the Content-Length, and node:http writes the bytes as they are. A
   // cached record's bytes are kept with it, as long as they are still those of `body`.
   const { encoded } = answer
-  const body =
-    encoded !== undefined && encoded.text === answer.body
-      ? (encoded.bytes ??= Buffer.from(answer.body))
-      : Buffer.from(answer.body)
+  let body: Uint8Array
+  if (encoded !== undefined && encoded.text === answer.body) {
+    encoded.bytes ??= Buffer.from(answer.body)
+    body = encoded.bytes
+  } else body = Buffer.from(answer.body)
   headers['content-length'] = body.length
   res.writeHead(answer.status, headers)
   res.end(body)
