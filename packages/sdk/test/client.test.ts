@@ -185,6 +185,32 @@ describe('withResponse', () => {
       .catch(() => undefined)
     expect(finallyRan).toBe(true)
   })
+
+  it('a failed call read only through withResponse leaves no unhandled rejection', async () => {
+    const { api } = setup(() => fail(404, 'not_found'))
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    try {
+      await expect(api.tickets.get(fixtures.uuid).withResponse()).rejects.toBeInstanceOf(NotFoundError)
+      // Node reports unhandled rejections once the microtask queue is empty, before the next turn.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('unhandledRejection', record)
+    }
+    expect(unhandled).toEqual([])
+  })
+
+  it('then and finally give plain promises of the value', async () => {
+    const { api } = setup(() => ok(fixtures.ticketDetail()))
+    const promise = api.tickets.get(fixtures.uuid)
+    const chained = promise.then((ticket) => ticket.uuid)
+    expect(chained).not.toBeInstanceOf(ApiPromise)
+    expect(promise.finally(() => undefined)).not.toBeInstanceOf(ApiPromise)
+    expect(await chained).toBe(fixtures.uuid)
+    expect(Promise.resolve(promise)).toBeInstanceOf(Promise)
+    expect((await Promise.resolve(promise)).uuid).toBe(fixtures.uuid)
+  })
 })
 
 describe('logger', () => {

@@ -20,50 +20,31 @@ export class ApiPromise<T> extends Promise<T> {
 
   /** @internal Made by the request layer from the promise of the value and its answer. */
   constructor(raw: Promise<WithResponse<T>>) {
-    // The executor's value is never used: then/catch/finally read `#raw` instead.
-    super(settleUnused)
+    // The promise settles with the value itself, so `await` and `then` are the built-in ones.
+    super((resolve, reject) => {
+      raw.then((result) => resolve(result.data), reject)
+    })
     this.#raw = raw
-  }
-
-  /** Promises made by `then` and friends are plain promises, not `ApiPromise`s. */
-  static override get [Symbol.species]() {
-    return Promise
   }
 
   /** Resolves to the parsed value and the HTTP answer (status, headers). */
   withResponse(): Promise<WithResponse<T>> {
+    // A failed call also rejects this promise: it counts as handled once the caller took `#raw`.
+    super.then(undefined, ignore)
     return this.#raw
   }
-
-  /** Standard `Promise.prototype.then`, on the parsed value. */
-  // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is a promise by design
-  override then<R1 = T, R2 = never>(
-    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    // One step from the answer to the caller's callback (an `await` lands here too).
-    const fulfilled =
-      typeof onfulfilled === 'function'
-        ? (result: WithResponse<T>) => onfulfilled(result.data)
-        : (dataOf as (result: WithResponse<T>) => R1)
-    return this.#raw.then(fulfilled, onrejected)
-  }
-
-  /** Standard `Promise.prototype.catch`. */
-  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.then(undefined, onrejected)
-  }
-
-  /** Standard `Promise.prototype.finally`. */
-  override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.then().finally(onfinally)
-  }
 }
 
-function settleUnused(resolve: (value: never) => void): void {
-  resolve(undefined as never)
+function ignore(): void {}
+
+/**
+ * @internal Gives `type`'s instances the built-in Promise as their `constructor`. `await` takes a
+ * promise as it is only when its `constructor` is the built-in one; any other costs a `then` call
+ * and a microtask more per call. An ApiPromise settles with the value itself, so nothing is lost,
+ * and `then` and friends make plain promises (`instanceof ApiPromise` still holds).
+ */
+export function awaitedAsPromise(type: { prototype: object }): void {
+  Object.defineProperty(type.prototype, 'constructor', { value: Promise, writable: true, configurable: true })
 }
 
-function dataOf<T>(result: WithResponse<T>): T {
-  return result.data
-}
+awaitedAsPromise(ApiPromise)

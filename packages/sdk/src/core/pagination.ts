@@ -1,5 +1,5 @@
 import type { PageMeta } from '../schemas/common.js'
-import { ApiPromise } from './api-promise.js'
+import { ApiPromise, awaitedAsPromise } from './api-promise.js'
 import { ResellerApiError } from './errors.js'
 
 /** Fetches page `n` of the same list, with the same options. */
@@ -74,3 +74,5 @@ export class PagePromise<T> extends ApiPromise<Page<T>> implements AsyncIterable
     yield* first
   }
 }
+
+awaitedAsPromise(PagePromise)
