@@ -4,7 +4,7 @@ import type { CoreHandler, MockResponse } from '../routing/types.js'
 import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
 import { createCors, parseAllowedOrigins } from './cors.js'
-import { createGuard, readTarget } from './guard.js'
+import { createGuard, type RequestTarget, readTarget } from './guard.js'
 import { errorAnswer, NodeRequest, readBody, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
 
@@ -26,6 +26,8 @@ export interface ServerExtension {
 }
 
 const API_PREFIX = '/api/'
+/** The usual target (`/path?query`): served as it is, with no authority of its own. */
+const ORIGIN_FORM: RequestTarget = Object.freeze({ url: '' })
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
 
@@ -129,8 +131,9 @@ export function listen(
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.
-    const target = readTarget(req.url ?? '/')
-    const url = target?.url ?? '/'
+    const raw = req.url ?? '/'
+    const target = raw.charCodeAt(0) === 47 /* '/' */ ? ORIGIN_FORM : readTarget(raw)
+    const url = target === ORIGIN_FORM ? raw : (target?.url ?? '/')
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const quiet = !options.log || extension?.quiet(req)
