@@ -91,11 +91,13 @@ function identify(store: Store, request: MockRequest, record: JournalRecord): vo
   record.resellerId = key.reseller_id
 }
 
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+/** Whether an answer (or a read body) is still to come. */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as Promise<T>)?.then === 'function'
 }
 
-const API_PREFIX = '/api/'
+/** Where the API's paths start: journaled, given an id, exposed to faults. */
+export const API_PREFIX = '/api/'
 
 /** The answer of a dropped request: none at all. */
 function noAnswer(): MockResponse {

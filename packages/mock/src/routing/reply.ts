@@ -113,7 +113,9 @@ export function record(
   project?: () => unknown,
 ): MockResponse {
   const envelope = serialize.envelope(row, project)
-  return { status, headers: { 'content-type': 'application/json' }, body: envelope.text, encoded: envelope }
+  const answer = jsonAnswer(status, envelope.text)
+  answer.encoded = envelope
+  return answer
 }
 
 /**

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { redactQuery } from '../journal/redact.js'
+import { API_PREFIX, isPromise } from '../routing/core.js'
 import type { CoreHandler, MockResponse } from '../routing/types.js'
 import { bind } from './bind.js'
 import { answerClientError } from './client-error.js'
 import { createCors, parseAllowedOrigins } from './cors.js'
-import { createGuard, type RequestTarget, readTarget } from './guard.js'
+import { createGuard, readTarget } from './guard.js'
 import { errorAnswer, NodeRequest, readBody, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
 
@@ -25,17 +26,10 @@ export interface ServerExtension {
   close(): void
 }
 
-const API_PREFIX = '/api/'
-/** The usual target (`/path?query`): served as it is, with no authority of its own. */
-const ORIGIN_FORM: RequestTarget = Object.freeze({ url: '' })
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
 
 type Answer = MockResponse | Promise<MockResponse>
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T>)?.then === 'function'
-}
 
 const failedAnswer = (error: unknown) =>
   errorAnswer(500, 'internal_error', `the mock failed to answer: ${(error as Error)?.message ?? error}`)
@@ -131,9 +125,8 @@ export function listen(
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.
-    const raw = req.url ?? '/'
-    const target = raw.charCodeAt(0) === 47 /* '/' */ ? ORIGIN_FORM : readTarget(raw)
-    const url = target === ORIGIN_FORM ? raw : (target?.url ?? '/')
+    const target = readTarget(req.url ?? '/')
+    const url = target?.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const quiet = !options.log || extension?.quiet(req)
