@@ -37,6 +37,10 @@ afterAll(async () => {
 
 const NAMES = EVENT_NAMES
 
+/** `reseller-mock trigger ARGS --forward-to <the receiver> --secret <the loop's secret>`. */
+const forward = (...args: string[]) =>
+  cli(['trigger', ...args, '--forward-to', receiver.url, '--secret', SECRET])
+
 /** The two lines of a forwarded delivery; the delivery id. */
 function forwardedLines(stdout: string, event: string, url: string, status: string): string {
   const lines = stdout.trim().split('\n')
@@ -52,7 +56,7 @@ describe('trigger --forward-to (no mock)', { timeout: 120_000 }, () => {
     const runs = await pool(
       [...NAMES.map((name) => [name]), ['domain.registered', '--style', 'general']].map(
         (args) => () =>
-          cli(['trigger', ...args, '--forward-to', receiver.url, '--secret', SECRET]).then((r) => ({
+          forward(...args).then((r) => ({
             args,
             ...r,
           })),
@@ -98,69 +102,14 @@ describe('trigger --forward-to (no mock)', { timeout: 120_000 }, () => {
     const data = { client_id: 7, order_uuid: 'o-1', server_id: 9, ipv4: '198.51.100.7', status: 'active' }
     const [withData, sandbox, unknown, badData, unknownNoStyle, knownAsUnknown, badShape, generalSandbox] =
       await pool([
-        () =>
-          cli([
-            'trigger',
-            'vps.activated',
-            '--data',
-            JSON.stringify(data),
-            '--forward-to',
-            receiver.url,
-            '--secret',
-            SECRET,
-          ]),
-        () =>
-          cli(['trigger', 'hosting.created', '--sandbox', '--forward-to', receiver.url, '--secret', SECRET]),
-        () =>
-          cli([
-            'trigger',
-            'vps.rebooted',
-            '--unknown',
-            '--style',
-            'reseller',
-            '--forward-to',
-            receiver.url,
-            '--secret',
-            SECRET,
-          ]),
-        () =>
-          cli([
-            'trigger',
-            'vps.activated',
-            '--data',
-            '{"ipv4":1}',
-            '--forward-to',
-            receiver.url,
-            '--secret',
-            SECRET,
-          ]),
-        () => cli(['trigger', 'vps.rebooted', '--unknown', '--forward-to', receiver.url, '--secret', SECRET]),
-        () =>
-          cli([
-            'trigger',
-            'vps.activated',
-            '--unknown',
-            '--style',
-            'reseller',
-            '--forward-to',
-            receiver.url,
-            '--secret',
-            SECRET,
-          ]),
-        () =>
-          cli([
-            'trigger',
-            'Not-An.Event',
-            '--unknown',
-            '--style',
-            'general',
-            '--forward-to',
-            receiver.url,
-            '--secret',
-            SECRET,
-          ]),
-        () =>
-          cli(['trigger', 'ticket.created', '--sandbox', '--forward-to', receiver.url, '--secret', SECRET]),
+        () => forward('vps.activated', '--data', JSON.stringify(data)),
+        () => forward('hosting.created', '--sandbox'),
+        () => forward('vps.rebooted', '--unknown', '--style', 'reseller'),
+        () => forward('vps.activated', '--data', '{"ipv4":1}'),
+        () => forward('vps.rebooted', '--unknown'),
+        () => forward('vps.activated', '--unknown', '--style', 'reseller'),
+        () => forward('Not-An.Event', '--unknown', '--style', 'general'),
+        () => forward('ticket.created', '--sandbox'),
       ])
     const body = (stdout: string) => {
       const id = forwardedLines(stdout, /--> (\S+)/.exec(stdout)![1]!, receiver.url, '200')
