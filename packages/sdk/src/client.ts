@@ -17,8 +17,8 @@ export interface ResellerApiOptions {
   /** The service's `{base_url}`, such as `https://api.example.com`; the client adds `/api/v1`. */
   baseUrl: string
   /**
-   * Per-attempt timeout in milliseconds: for the answer to start, and again for its body.
-   * Default `30000`.
+   * Per-attempt timeout in milliseconds: the answer must start and its body arrive in full within
+   * it. Default `30000`.
    */
   timeoutMs?: number
   /**

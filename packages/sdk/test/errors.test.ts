@@ -246,15 +246,66 @@ describe('no answer', () => {
     expect(Date.now() - started).toBeLessThan(2000)
   })
 
-  it('a body that stalls after the status line also times out', async () => {
+  it('a body that stalls after the status line also times out, and the attempt is aborted', async () => {
+    let signal: AbortSignal | undefined
     const { api } = setup(
-      () =>
-        new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"succ')) }), {
-          status: 200,
-        }),
+      (request) => {
+        signal = request.signal
+        return new Response(
+          new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"succ')) }),
+          {
+            status: 200,
+          },
+        )
+      },
       { maxRetries: 0, timeoutMs: 30 },
     )
     expect(await rejection(api.whm.usage())).toBeInstanceOf(TimeoutError)
+    // A standard fetch ends the download when its request's signal aborts.
+    expect(signal?.aborted).toBe(true)
+  })
+
+  it('timeoutMs bounds the whole attempt: an answer that starts in time but ends late times out', async () => {
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    const { api } = setup(
+      async () => {
+        await later(40)
+        const body = new ReadableStream({
+          async start(c) {
+            await later(40)
+            c.enqueue(new TextEncoder().encode(JSON.stringify({ success: true, data: fixtures.usage() })))
+            c.close()
+          },
+        })
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } })
+      },
+      { maxRetries: 0, timeoutMs: 60 },
+    )
+    const error = (await rejection(api.whm.usage())) as TimeoutError
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error.timeoutMs).toBe(60)
+  })
+
+  it('a body that breaks off becomes ConnectionError (the answer was cut short), with the cause', async () => {
+    const cause = new TypeError('terminated', { cause: new Error('other side closed') })
+    const { api } = setup(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(new TextEncoder().encode('{"success":true,"da'))
+              c.error(cause)
+            },
+          }),
+          { status: 200 },
+        ),
+      { maxRetries: 0 },
+    )
+    const error = (await rejection(api.whm.usage())) as ConnectionError
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).not.toBeInstanceOf(TimeoutError)
+    expect(error.message).toBe(`GET ${API}/reseller/whm/usage: the answer was cut short`)
+    expect(error.cause).toBe(cause)
   })
 
   it('per-call timeoutMs overrides the client default', async () => {

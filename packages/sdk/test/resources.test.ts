@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildPath, encodePathSegment } from '../src/core/path.js'
 import { type ResellerApi, ValidationError } from '../src/index.js'
@@ -345,6 +346,26 @@ describe('path parameters are encoded by one helper', () => {
       success: true,
       path: '/webhooks/wh%2F..%2Fx/test',
     })
+  })
+
+  it('every value is exactly encodeURIComponent of it (the unreserved ones without the call)', () => {
+    const unreservedOrNot = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(...'aZ09-._~!*()/?#% é'.split('')),
+        fc.string({ unit: 'binary', maxLength: 1 }),
+      ),
+    })
+    fc.assert(
+      fc.property(fc.oneof(unreservedOrNot, fc.string({ unit: 'binary' }), fc.uuid()), (value) => {
+        fc.pre(value !== '' && value !== '.' && value !== '..')
+        expect(buildPath('/x/{id}/y', { id: value })).toEqual({
+          success: true,
+          path: `/x/${encodeURIComponent(value)}/y`,
+        })
+        expect(encodePathSegment(value)).toEqual({ success: true, segment: encodeURIComponent(value) })
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it('refuses "", "." and ".."', () => {

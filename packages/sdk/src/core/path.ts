@@ -2,7 +2,8 @@
  * The one place path parameters become URL segments. Every value goes through
  * `encodeURIComponent` (so `/`, `?` and `#` cannot escape their segment), and the values `''`,
  * `'.'` and `'..'` are refused: URL resolution would drop or climb a segment and send the request
- * to another endpoint.
+ * to another endpoint. A value of unreserved characters only (an id, a UUID) is the same encoded:
+ * it is checked with a loop rather than passed through `encodeURIComponent`, a runtime call.
  */
 import type { FieldErrors } from '../schemas/common.js'
 
@@ -19,8 +20,27 @@ export function encodePathSegment(
   const text = String(value)
   const refused = refusal(text)
   return refused === undefined
-    ? { success: true, segment: encodeURIComponent(text) }
+    ? { success: true, segment: encoded(text) }
     : { success: false, message: refused }
+}
+
+/**
+ * Whether `text` holds only URI unreserved characters (RFC 3986 §2.3: letters, digits, `-._~`),
+ * which `encodeURIComponent` leaves as they are: ids and UUIDs, the usual parameters, skip the call.
+ */
+function unreserved(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const letter = (code | 32) >= 97 && (code | 32) <= 122
+    const digit = code >= 48 && code <= 57
+    if (!letter && !digit && code !== 45 && code !== 46 && code !== 95 && code !== 126) return false
+  }
+  return true
+}
+
+/** `encodeURIComponent(text)`, without the call for a value it would leave as it is. */
+function encoded(text: string): string {
+  return unreserved(text) ? text : encodeURIComponent(text)
 }
 
 /** Why `text` cannot be a path segment, or `undefined` when it can. */
@@ -50,7 +70,7 @@ export function compilePath(template: string): PathFiller {
       if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
       const text = String(value)
       const refused = refusal(text)
-      if (refused === undefined) path += encodeURIComponent(text)
+      if (refused === undefined) path += encoded(text)
       else fields = { ...fields, [name]: [refused] }
       path += parts[i + 1] as string
     }

@@ -8,7 +8,7 @@ import type * as z from 'zod/mini'
 import type { FieldErrors, PageMeta } from '../schemas/common.js'
 import { fieldErrors } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
-import { BodyTimeout, readText } from './body.js'
+import { readText } from './body.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
@@ -71,10 +71,17 @@ class FetchFailure extends Error {
   override readonly name = 'FetchFailure'
 }
 
-function fetchFailed(error: unknown): Promise<never> {
-  return Promise.reject(new FetchFailure('fetch failed', { cause: error }))
+/** The body broke off after the status line (the stream's error is the cause). */
+class BodyFailure extends Error {
+  override readonly name = 'BodyFailure'
 }
 
+/**
+ * Where {@link Transport.#exchange} leaves an answer's body text, on the Response itself: a
+ * WeakMap keyed by every answer costs more per call than the whole reading of a ticket.
+ */
+const BODY = Symbol('reseller-api body')
+type ReadResponse = Response & { [BODY]?: string }
 const STRICT: ReadPolicy = { strict: true, unknown: () => undefined }
 
 /**
@@ -140,17 +147,30 @@ export class Transport {
       // The fetch of a call that sets no header and sends no body (most calls): ky's Request then
       // has no header of its own, and the client's are set without asking which are there. Other
       // calls bring their own fetch (#options), which keeps the headers they set.
-      fetch: (request, init) => this.#fetch(this.#withDefaults(request as Request), init),
+      fetch: (request, init) => this.#exchange(this.#withDefaults(request as Request), init),
     })
   }
 
-  /** The client's `fetch`; what it throws is told apart from ky's and the SDK's own errors. */
-  #fetch(request: Request, init: RequestInit | undefined): Promise<Response> {
+  /**
+   * One exchange inside ky's call: the client's `fetch`, then the whole body, read before ky sees
+   * the answer, so that ky's per-attempt timeout covers both (docs/errors-and-retries.md,
+   * "Timeouts and cancelling"). What `fetch` throws and a body that breaks off are told apart from
+   * ky's and the SDK's own errors.
+   */
+  async #exchange(request: Request, init: RequestInit | undefined): Promise<Response> {
+    let response: Response
     try {
-      return this.#config.fetch(request, init).catch(fetchFailed)
+      response = await this.#config.fetch(request, init)
     } catch (error) {
-      return fetchFailed(error)
+      throw new FetchFailure('fetch failed', { cause: error })
     }
+    const read: ReadResponse = response
+    try {
+      read[BODY] = await readText(response)
+    } catch (error) {
+      throw new BodyFailure('the body broke off', { cause: error })
+    }
+    return response
   }
 
   /** `request` with the client's headers, on a Request that has none of its own. */
@@ -212,21 +232,16 @@ export class Transport {
     options: RequestOptions | undefined,
   ): Promise<WithResponse<T>> {
     const maxRetries = options?.maxRetries ?? this.#config.maxRetries
-    const timeoutMs = options?.timeoutMs ?? this.#config.timeoutMs
     for (let retry = 0; ; retry++) {
       try {
         let response: Response
         try {
           response = await this.#http(req.url, this.#options(req, retry + 1, options))
         } catch (error) {
-          throw this.#convert(error, req, timeoutMs)
+          throw this.#convert(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
         }
-        let text: string
-        try {
-          text = await readText(response, timeoutMs)
-        } catch (error) {
-          throw this.#cutShort(error, req, timeoutMs)
-        }
+        // Read by #exchange, always: ky answers with the Response its fetch gave.
+        const text = (response as ReadResponse)[BODY] ?? ''
         return shape(this.#read(req, schema, response, text), response)
       } catch (error) {
         if (options?.signal?.aborted) throw options.signal.reason
@@ -268,21 +283,9 @@ export class Transport {
     if (options?.headers) sent.headers = options.headers
     if (this.#debug) sent.fetch = (request, init) => this.#fetchLogged(request as Request, init, attempt)
     else if (sent.headers || sent.json !== undefined) {
-      sent.fetch = (request, init) => this.#fetch(this.#withHeaders(request as Request), init)
+      sent.fetch = (request, init) => this.#exchange(this.#withHeaders(request as Request), init)
     }
     return sent
-  }
-
-  /** The body did not arrive in full: too slow, or the connection broke after the status line. */
-  #cutShort(error: unknown, req: Prepared, timeoutMs: number): TimeoutError | ConnectionError {
-    if (error instanceof BodyTimeout) return this.#timedOut(req, timeoutMs)
-    const { method, url } = req
-    return new ConnectionError({
-      method,
-      url,
-      cause: error,
-      message: `${method} ${url}: the answer was cut short`,
-    })
   }
 
   /** The answer's validated body; throws the error an error status, an empty or unreadable body makes. */
@@ -320,13 +323,14 @@ export class Transport {
     const started = Date.now()
     let response: Response
     try {
-      response = await this.#config.fetch(request, init)
+      response = await this.#exchange(request, init)
     } catch (error) {
-      this.#log('debug', `reseller-api: ✗ ${request.method} ${request.url}: no answer`, {
+      const what = error instanceof BodyFailure ? 'the answer was cut short' : 'no answer'
+      this.#log('debug', `reseller-api: ✗ ${request.method} ${request.url}: ${what}`, {
         attempt,
         durationMs: Date.now() - started,
       })
-      throw new FetchFailure('fetch failed', { cause: error })
+      throw error
     }
     this.#log('debug', `reseller-api: ← ${response.status} ${request.method} ${request.url}`, {
       attempt,
@@ -345,6 +349,15 @@ export class Transport {
       const cause = (error as Error).cause
       const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
       return new ConnectionError({ method, url, cause, message: `${method} ${url} got no answer${reason}` })
+    }
+    if (error instanceof BodyFailure) {
+      const cause = error.cause
+      return new ConnectionError({
+        method,
+        url,
+        cause,
+        message: `${method} ${url}: the answer was cut short`,
+      })
     }
     return error
   }
