@@ -156,7 +156,12 @@ export function createGuard(options: GuardOptions): Guard {
   // Decisions by raw `Host` value: a server sees a handful of them, and parsing one costs ~2 µs
   // (BlockList is a native call). Bounded, so that a flood of made-up names grows nothing.
   const decided = new Map<string, boolean>()
+  // The last value decided, in front of the map: a client sends the same Host every time, and
+  // comparing it costs less than hashing it.
+  let lastHost = ''
+  let lastOk = false
   const hostAllowed = (header: string): boolean => {
+    if (header === lastHost) return lastOk
     let ok = decided.get(header)
     if (ok === undefined) {
       const host = hostName(header)
@@ -164,6 +169,8 @@ export function createGuard(options: GuardOptions): Guard {
       if (decided.size >= 256) decided.clear()
       decided.set(header, ok)
     }
+    lastHost = header
+    lastOk = ok
     return ok
   }
 
