@@ -181,7 +181,10 @@ async function block(fn) {
   return (now() - start) / BLOCK
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q + 0.5)]
+const median = (values) => quantile(values, 0.5)
+const spread = (values) =>
+  `middle half ${quantile(values, 0.25).toFixed(2)}-${quantile(values, 0.75).toFixed(2)}`
 const verdict = (value, target) => (value <= target ? 'PASS' : 'FAIL')
 let wrong = false
 const size = (text) => `${(text.length / 1024).toFixed(1)} KB`
@@ -226,5 +229,6 @@ for (const [name, { contenders, check }] of Object.entries(cases)) {
   console.log(
     `        ours/stripe-node ${toStripe.toFixed(2)}  target ≤ ${STRIPE_TARGET.toFixed(1)}  ${verdict(toStripe, STRIPE_TARGET)}   own work over ky floor ${ownWork.toFixed(2)}×  target ≤ ${OWN_TARGET}×  ${verdict(ownWork, OWN_TARGET)}`,
   )
+  console.log(`        rounds: ours/stripe-node ${spread(oursToStripe)}, own work ${spread(own)}`)
 }
 process.exit(wrong ? 1 : 0)
