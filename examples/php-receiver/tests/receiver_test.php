@@ -4,7 +4,7 @@
  * it, default `reseller-mock` on PATH), serves public/index.php with PHP's built-in server, points
  * the reseller webhook at it, and checks what the receiver answers to real deliveries of the mock,
  * to a delivery signed with another secret, to an unsigned request and to an event type it does
- * not know.
+ * not know (sent by the binary's `trigger --unknown`).
  *
  *   php tests/receiver_test.php
  *
@@ -18,6 +18,7 @@ require __DIR__ . '/../src/webhook.php';
 const KEY = 'svc_live_acme_full';
 const SECRET = 'php-receiver-example-secret';
 const DEADLINE_S = 20.0;
+define('MOCK_BIN', getenv('MOCK_BIN') ?: 'reseller-mock');
 
 $failures = 0;
 $checks = 0;
@@ -64,6 +65,19 @@ function wait_for_line($process, $stream, string $pattern): array
         }
     }
     throw new RuntimeException("no line matching $pattern: $buffer");
+}
+
+/** Runs $command (no shell) to its end; returns [exit code, stdout and stderr]. */
+function run(array $command): array
+{
+    $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    if (!is_resource($process)) {
+        throw new RuntimeException('cannot start ' . implode(' ', $command));
+    }
+    $output = stream_get_contents($pipes[1]) . stream_get_contents($pipes[2]);
+    fclose($pipes[1]);
+    fclose($pipes[2]);
+    return [proc_close($process), trim($output)];
 }
 
 /** Sends SIGTERM and returns the exit code. */
@@ -143,7 +157,7 @@ function start_receiver(string $log): array
 }
 
 $log = tempnam(sys_get_temp_dir(), 'php-receiver-log-');
-[$mock, $mockOut] = start([getenv('MOCK_BIN') ?: 'reseller-mock', '--port', '0', '--quiet'], []);
+[$mock, $mockOut] = start([MOCK_BIN, '--port', '0', '--quiet'], []);
 $base = wait_for_line($mock, $mockOut, '{listening on (http://\S+)}')[1];
 [$receiver, $receiverUrl] = start_receiver($log);
 echo "# mock $base, receiver $receiverUrl\n";
@@ -169,11 +183,11 @@ try {
     [$status] = http('POST', $receiverUrl, '{"event":"hosting.created","sandbox":false,"timestamp":"2026-01-01T00:00:00.000000Z","data":{}}', ['Content-Type: application/json']);
     check($status === 401, 'an unsigned request gets 401', "$status");
 
-    // An event type the service may add later (the SDK's term: an unknown event), signed as the service signs.
-    $unknown = '{"event":"vps.migrated","sandbox":false,"timestamp":"2026-01-01T00:00:00.000000Z","data":{"server_id":7}}';
-    [$status] = http('POST', $receiverUrl, $unknown, ['Content-Type: application/json', 'X-Service-Signature: sha256=' . hash_hmac('sha256', $unknown, SECRET)]);
-    check($status === 200, 'an unknown event type is answered 200', "$status");
-    $entry = wait_for_logged($log, fn ($e) => $e['event'] === 'vps.migrated');
+    // An event type the service may add later (the SDK's term: an unknown event), sent by the
+    // binary's own `trigger --unknown`, signed as the service signs: it exits 0 on a 2xx answer.
+    [$code, $output] = run([MOCK_BIN, 'trigger', 'vps.migrated', '--unknown', '--style', 'reseller', '--data', '{"server_id":7}', '--forward-to', $receiverUrl, '--secret', SECRET]);
+    check($code === 0, 'an unknown event type (reseller-mock trigger --unknown) is answered 2xx', "exit $code: $output");
+    $entry = wait_for_logged($log, fn ($e) => $e['event'] === 'vps.migrated' && ($e['data']['server_id'] ?? null) === 7);
     check($entry !== null && $entry['outcome'] === 'ignored', 'and skipped by the application');
 
     $notEvent = '[1, 2, 3]';
