@@ -18,8 +18,8 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { KEY, seed, TRANSPORT_HEADERS } from '../packages/mock/bench/server-fixture.mjs'
 
-const KEY = 'svc_live_bench'
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 15_000)
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 2_000)
 
@@ -29,22 +29,7 @@ else await measure()
 /** In the counted process: the mock and the bare server, then one line naming their ports and path. */
 async function serveBoth() {
   const { createMockApi } = await import('../packages/mock/dist/node.js')
-  const seed = {
-    resellers: [
-      {
-        id: 1,
-        name: 'Bench Hosting',
-        api_keys: [{ key: KEY, scopes: ['support:read', 'support:write'] }],
-        tickets: Array.from({ length: 1000 }, (_, i) => ({
-          subject: `Ticket number ${i + 1}`,
-          department: 'technical',
-          priority: 'normal',
-          status: 'open',
-          messages: [{ message: `First message of ticket ${i + 1}`, internal: false, from: 'client' }],
-        })),
-      },
-    ],
-  }
+
   const mock = createMockApi({ seed })
   const server = await mock.listen({ port: 0, host: '127.0.0.1' })
   const headers = { authorization: `Bearer ${KEY}` }
@@ -54,7 +39,7 @@ async function serveBoth() {
   const body = Buffer.from(await sample.arrayBuffer())
   const answer = {}
   for (const [name, value] of sample.headers) {
-    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) answer[name] = value
+    if (!TRANSPORT_HEADERS.has(name)) answer[name] = value
   }
   const bare = createServer({ keepAlive: true }, (_req, res) => {
     res.writeHead(200, answer)

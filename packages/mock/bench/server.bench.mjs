@@ -19,31 +19,12 @@ import { createServer } from 'node:http'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import { createMockApi } from '../dist/node.js'
+import { KEY, seed, TRANSPORT_HEADERS } from './server-fixture.mjs'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 1)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16)
 const CONNECTIONS = 50
-const KEY = 'svc_live_bench'
 const TARGET = 0.9
-// Headers node:http writes itself on every answer: the bare server gets them the same way.
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
-
-const seed = {
-  resellers: [
-    {
-      id: 1,
-      name: 'Bench Hosting',
-      api_keys: [{ key: KEY, scopes: ['support:read', 'support:write'] }],
-      tickets: Array.from({ length: 1000 }, (_, i) => ({
-        subject: `Ticket number ${i + 1}`,
-        department: 'technical',
-        priority: 'normal',
-        status: 'open',
-        messages: [{ message: `First message of ticket ${i + 1}`, internal: false, from: 'client' }],
-      })),
-    },
-  ],
-}
 
 const wrk = spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q + 0.5)]
