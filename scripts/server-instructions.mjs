@@ -5,7 +5,7 @@
 // over 10 keep-alive connections while callgrind counts, and the counts are divided by the requests.
 // User-space instructions only: the kernel's part of a request on loopback (about a third of the
 // bare server's time) is the same for both, so the time ratio sits between this one and 1.
-// Needs valgrind (`apt-get install -y valgrind`); takes about five minutes.
+// Needs valgrind (`apt-get install -y valgrind`); takes three to five minutes.
 //
 //   node scripts/server-instructions.mjs            (after `pnpm run build`)
 //
@@ -13,12 +13,11 @@
 // three rounds), INSTRUCTIONS_REQUESTS (counted per server, default 2000).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { KEY, seed, TRANSPORT_HEADERS } from '../packages/mock/bench/server-fixture.mjs'
+import { bareCopy, KEY, seed } from '../packages/mock/bench/server-fixture.mjs'
 
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 15_000)
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 2_000)
@@ -35,17 +34,7 @@ async function serveBoth() {
   const headers = { authorization: `Bearer ${KEY}` }
   const page = await (await fetch(`${server.url}/api/v1/support/tickets`, { headers })).json()
   const path = `/api/v1/support/tickets/${page.data[0].uuid}`
-  const sample = await fetch(`${server.url}${path}`, { headers })
-  const body = Buffer.from(await sample.arrayBuffer())
-  const answer = {}
-  for (const [name, value] of sample.headers) {
-    if (!TRANSPORT_HEADERS.has(name)) answer[name] = value
-  }
-  const bare = createServer({ keepAlive: true }, (_req, res) => {
-    res.writeHead(200, answer)
-    res.end(body)
-  })
-  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve))
+  const { bare } = await bareCopy(server.url, path)
   console.log(JSON.stringify({ mock: server.port, bare: bare.address().port, path }))
 }
 

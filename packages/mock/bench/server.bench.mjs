@@ -15,11 +15,10 @@
 // renders a page). Environment: BENCH_DURATION_S (seconds per load, default 1), BENCH_ROUNDS
 // (default 16; the page of 20 takes a third of them).
 import { execFile, spawnSync } from 'node:child_process'
-import { createServer } from 'node:http'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import { createMockApi } from '../dist/node.js'
-import { KEY, seed, TRANSPORT_HEADERS } from './server-fixture.mjs'
+import { bareCopy, KEY, seed } from './server-fixture.mjs'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 1)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16)
@@ -52,21 +51,6 @@ async function load(url, seconds = DURATION_S) {
     throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`)
   }
   return result.requests.average
-}
-
-/** A bare node:http server answering what the mock answered to `path`, byte for byte. */
-async function bareCopy(mockUrl, path) {
-  const sample = await fetch(`${mockUrl}${path}`, { headers: { authorization: `Bearer ${KEY}` } })
-  const body = Buffer.from(await sample.arrayBuffer())
-  if (sample.status !== 200) throw new Error(`mock answered ${sample.status}: ${body}`)
-  const headers = {}
-  for (const [name, value] of sample.headers) if (!TRANSPORT_HEADERS.has(name)) headers[name] = value
-  const bare = createServer({ keepAlive: true }, (_req, res) => {
-    res.writeHead(200, headers)
-    res.end(body)
-  })
-  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve))
-  return { bare, url: `http://127.0.0.1:${bare.address().port}${path}`, bytes: body.length }
 }
 
 /** Loads the bare copy and the mock in `rounds` alternating rounds; returns the median ratio. */

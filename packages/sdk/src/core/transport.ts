@@ -345,19 +345,14 @@ export class Transport {
   #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
     const { method, url } = req
     if (isTimeoutError(error)) return this.#timedOut(req, timeoutMs)
+    if (error instanceof BodyFailure) {
+      const message = `${method} ${url}: the answer was cut short`
+      return new ConnectionError({ method, url, cause: error.cause, message })
+    }
     if (error instanceof FetchFailure || isNetworkError(error)) {
       const cause = (error as Error).cause
       const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
       return new ConnectionError({ method, url, cause, message: `${method} ${url} got no answer${reason}` })
-    }
-    if (error instanceof BodyFailure) {
-      const cause = error.cause
-      return new ConnectionError({
-        method,
-        url,
-        cause,
-        message: `${method} ${url}: the answer was cut short`,
-      })
     }
     return error
   }
