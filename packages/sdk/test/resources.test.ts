@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildPath, encodePathSegment } from '../src/core/path.js'
 import { type ResellerApi, ValidationError } from '../src/index.js'
+import { codePoint } from './helpers/code-points.js'
 import { fixtures, ok, page, setup } from './helpers/fake-api.js'
 
 const { uuid } = fixtures
@@ -284,6 +285,11 @@ describe('arguments are checked before sending', () => {
     ['webhook id "."', (api) => api.webhooks.deliveries('.'), { id: ['must not be "." or ".."'] }],
     ['webhook id empty', (api) => api.webhooks.test(''), { id: ['must not be empty'] }],
     [
+      'webhook id with a lone surrogate',
+      (api) => api.webhooks.test('wh_\ud800'),
+      { id: ['must be well-formed Unicode: it holds a lone surrogate'] },
+    ],
+    [
       'reply message empty',
       (api) => api.tickets.reply(uuid, { message: '' }),
       { message: ['must not be empty'] },
@@ -350,13 +356,10 @@ describe('path parameters are encoded by one helper', () => {
 
   it('every value is exactly encodeURIComponent of it (the unreserved ones without the call)', () => {
     const unreservedOrNot = fc.string({
-      unit: fc.oneof(
-        fc.constantFrom(...'aZ09-._~!*()/?#% é'.split('')),
-        fc.string({ unit: 'binary', maxLength: 1 }),
-      ),
+      unit: fc.oneof(fc.constantFrom(...'aZ09-._~!*()/?#% é'.split('')), codePoint()),
     })
     fc.assert(
-      fc.property(fc.oneof(unreservedOrNot, fc.string({ unit: 'binary' }), fc.uuid()), (value) => {
+      fc.property(fc.oneof(unreservedOrNot, fc.string({ unit: codePoint() }), fc.uuid()), (value) => {
         fc.pre(value !== '' && value !== '.' && value !== '..')
         expect(buildPath('/x/{id}/y', { id: value })).toEqual({
           success: true,
@@ -364,7 +367,23 @@ describe('path parameters are encoded by one helper', () => {
         })
         expect(encodePathSegment(value)).toEqual({ success: true, segment: encodeURIComponent(value) })
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
+    )
+  })
+
+  it('refuses a value holding a lone surrogate, which has no UTF-8 form, by its field', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('a', '-', '/', 'é'), codePoint()) })
+    // Scalar values around one half of a UTF-16 pair: nothing next to it can make it whole.
+    const half = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code))
+    const broken = fc.tuple(text, half, text).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(broken, (value) => {
+        expect(buildPath('/x/{id}/y', { id: value })).toEqual({
+          success: false,
+          fields: { id: ['must be well-formed Unicode: it holds a lone surrogate'] },
+        })
+      }),
+      { numRuns: 200 },
     )
   })
 

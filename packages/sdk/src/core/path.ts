@@ -2,26 +2,37 @@
  * The one place path parameters become URL segments. Every value goes through
  * `encodeURIComponent` (so `/`, `?` and `#` cannot escape their segment), and the values `''`,
  * `'.'` and `'..'` are refused: URL resolution would drop or climb a segment and send the request
- * to another endpoint. A value of unreserved characters only (an id, a UUID) is the same encoded:
- * it is checked with a loop rather than passed through `encodeURIComponent`, a runtime call.
+ * to another endpoint. So is a value holding a lone surrogate, which has no UTF-8 form
+ * (`encodeURIComponent` throws a `URIError` for it). A value of unreserved characters only (an id,
+ * a UUID) is the same encoded: it is checked with a loop rather than passed through
+ * `encodeURIComponent`, a runtime call.
  */
 import type { FieldErrors } from '../schemas/common.js'
 
 /** Outcome of {@link buildPath}: the path, or the failing parameters by name. */
 export type PathResult = { success: true; path: string } | { success: false; fields: FieldErrors }
 
+/** A path segment, or why a value cannot be one. */
+type Segment = { success: true; segment: string } | { success: false; message: string }
+
 /**
  * One path segment from a parameter value, or the reason it is refused.
  * `encodeURIComponent` leaves `.` alone, hence the explicit check for dot segments.
  */
-export function encodePathSegment(
-  value: string | number,
-): { success: true; segment: string } | { success: false; message: string } {
-  const text = String(value)
-  const refused = refusal(text)
-  return refused === undefined
-    ? { success: true, segment: encoded(text) }
-    : { success: false, message: refused }
+export function encodePathSegment(value: string | number): Segment {
+  return segmentOf(String(value))
+}
+
+function segmentOf(text: string): Segment {
+  if (text === '') return { success: false, message: 'must not be empty' }
+  if (text === '.' || text === '..') return { success: false, message: 'must not be "." or ".."' }
+  if (unreserved(text)) return { success: true, segment: text }
+  try {
+    return { success: true, segment: encodeURIComponent(text) }
+  } catch {
+    // A URIError: half of a UTF-16 pair has no UTF-8 form.
+    return { success: false, message: 'must be well-formed Unicode: it holds a lone surrogate' }
+  }
 }
 
 /**
@@ -36,18 +47,6 @@ function unreserved(text: string): boolean {
     if (!letter && !digit && code !== 45 && code !== 46 && code !== 95 && code !== 126) return false
   }
   return true
-}
-
-/** `encodeURIComponent(text)`, without the call for a value it would leave as it is. */
-function encoded(text: string): string {
-  return unreserved(text) ? text : encodeURIComponent(text)
-}
-
-/** Why `text` cannot be a path segment, or `undefined` when it can. */
-function refusal(text: string): string | undefined {
-  if (text === '') return 'must not be empty'
-  if (text === '.' || text === '..') return 'must not be "." or ".."'
-  return undefined
 }
 
 /** Fills the placeholders of one path template; see {@link compilePath}. */
@@ -68,10 +67,9 @@ export function compilePath(template: string): PathFiller {
       const name = parts[i] as string
       const value = params[name]
       if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
-      const text = String(value)
-      const refused = refusal(text)
-      if (refused === undefined) path += encoded(text)
-      else fields = { ...fields, [name]: [refused] }
+      const segment = segmentOf(String(value))
+      if (segment.success) path += segment.segment
+      else fields = { ...fields, [name]: [segment.message] }
       path += parts[i + 1] as string
     }
     return fields === undefined ? { success: true, path } : { success: false, fields }
