@@ -12,26 +12,39 @@ import type { FieldErrors } from '../schemas/common.js'
 /** Outcome of {@link buildPath}: the path, or the failing parameters by name. */
 export type PathResult = { success: true; path: string } | { success: false; fields: FieldErrors }
 
-/** A path segment, or why a value cannot be one. */
-type Segment = { success: true; segment: string } | { success: false; message: string }
+/** Why a value cannot be a path segment. */
+interface Refusal {
+  readonly message: string
+}
+
+// The refusals are constants, and a segment is a bare string: filling a path allocates nothing
+// beyond the path itself (it runs on every call of the client).
+const EMPTY: Refusal = { message: 'must not be empty' }
+const DOT_SEGMENT: Refusal = { message: 'must not be "." or ".."' }
+const LONE_SURROGATE: Refusal = { message: 'must be well-formed Unicode: it holds a lone surrogate' }
 
 /**
  * One path segment from a parameter value, or the reason it is refused.
  * `encodeURIComponent` leaves `.` alone, hence the explicit check for dot segments.
  */
-export function encodePathSegment(value: string | number): Segment {
-  return segmentOf(String(value))
+export function encodePathSegment(
+  value: string | number,
+): { success: true; segment: string } | { success: false; message: string } {
+  const segment = segmentOf(String(value))
+  return typeof segment === 'string'
+    ? { success: true, segment }
+    : { success: false, message: segment.message }
 }
 
-function segmentOf(text: string): Segment {
-  if (text === '') return { success: false, message: 'must not be empty' }
-  if (text === '.' || text === '..') return { success: false, message: 'must not be "." or ".."' }
-  if (unreserved(text)) return { success: true, segment: text }
+function segmentOf(text: string): string | Refusal {
+  if (text === '') return EMPTY
+  if (text === '.' || text === '..') return DOT_SEGMENT
+  if (unreserved(text)) return text
   try {
-    return { success: true, segment: encodeURIComponent(text) }
+    return encodeURIComponent(text)
   } catch {
     // A URIError: half of a UTF-16 pair has no UTF-8 form.
-    return { success: false, message: 'must be well-formed Unicode: it holds a lone surrogate' }
+    return LONE_SURROGATE
   }
 }
 
@@ -68,7 +81,7 @@ export function compilePath(template: string): PathFiller {
       const value = params[name]
       if (value === undefined) throw new TypeError(`no value for path parameter {${name}} of ${template}`)
       const segment = segmentOf(String(value))
-      if (segment.success) path += segment.segment
+      if (typeof segment === 'string') path += segment
       else fields = { ...fields, [name]: [segment.message] }
       path += parts[i + 1] as string
     }
