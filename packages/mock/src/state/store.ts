@@ -78,9 +78,20 @@ export interface StoreApi {
 /** The whole state of one mock: every table as a property (`store.tickets`), and {@link StoreApi}. */
 export type Store = StoreApi & Tables
 
+/**
+ * One open transaction: what undoes its writes, and what runs once it commits. Each list is made
+ * by its first entry: most transactions (every read) write nothing and allocate none.
+ */
 interface Transaction {
-  undo: (() => void)[]
-  commit: (() => void)[]
+  undo: (() => void)[] | undefined
+  commit: (() => void)[] | undefined
+}
+
+/** `list` with `fn` added at its end; a new list when there is none yet. */
+function append(list: (() => void)[] | undefined, fn: () => void): (() => void)[] {
+  if (list === undefined) return [fn]
+  list.push(fn)
+  return list
 }
 
 /**
@@ -114,9 +125,10 @@ class StoreCore implements StoreApi, TableHost {
 
   /** {@link TableHost}: a table changed; undone with a failing transaction, committed with it. */
   wrote(undo: () => void, commit?: () => void): void {
-    if (this.#tx) {
-      this.#tx.undo.push(undo)
-      if (commit) this.#tx.commit.push(commit)
+    const tx = this.#tx
+    if (tx) {
+      tx.undo = append(tx.undo, undo)
+      if (commit) tx.commit = append(tx.commit, commit)
     } else {
       commit?.()
       this.#notify()
@@ -141,16 +153,19 @@ class StoreCore implements StoreApi, TableHost {
     const had = counter in counters
     const previous = counters[counter] ?? 0
     counters[counter] = previous + 1
-    this.#tx?.undo.push(() => {
-      if (had) counters[counter] = previous
-      else delete counters[counter]
-    })
+    const tx = this.#tx
+    if (tx) {
+      tx.undo = append(tx.undo, () => {
+        if (had) counters[counter] = previous
+        else delete counters[counter]
+      })
+    }
     return previous + 1
   }
 
   transact<R>(fn: () => R): R {
     if (this.#tx) return fn()
-    const current: Transaction = { undo: [], commit: [] }
+    const current: Transaction = { undo: undefined, commit: undefined }
     this.#tx = current
     let result: R
     try {
@@ -158,20 +173,22 @@ class StoreCore implements StoreApi, TableHost {
     } catch (error) {
       this.#tx = undefined
       this.#changes.discard()
-      for (let i = current.undo.length - 1; i >= 0; i--) current.undo[i]!()
+      const undo = current.undo
+      if (undo) for (let i = undo.length - 1; i >= 0; i--) undo[i]!()
       throw error
     }
     this.#tx = undefined
-    const changed = current.undo.length > 0
+    const changed = current.undo !== undefined
     if (changed && this.#changes.active) this.#emitCommit(this.#takeChange())
     else this.#changes.discard()
-    for (const commit of current.commit) commit()
+    if (current.commit) for (const commit of current.commit) commit()
     if (changed) this.#notify()
     return result
   }
 
   afterCommit(fn: () => void): void {
-    if (this.#tx) this.#tx.commit.push(fn)
+    const tx = this.#tx
+    if (tx) tx.commit = append(tx.commit, fn)
     else fn()
   }
 
