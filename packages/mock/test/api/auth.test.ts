@@ -21,6 +21,16 @@ describe('401 unauthenticated', () => {
     expect(JSON.stringify(answer.body)).not.toContain('secret_value')
   })
 
+  test('a key accepted once is no pass for a mock that does not hold it, though the same header is sent', async () => {
+    const mock = newMock()
+    expect((await call(mock, 'GET', '/support/tickets')).status).toBe(200)
+    // Another mock in the same process, whose only key is another: the header read last is no pass.
+    const other = newMock({ resellers: [{ id: 1, name: 'Other', api_keys: [{ key: 'svc_live_other' }] }] })
+    expectError(await call(other, 'GET', '/support/tickets'), 401, 'unauthenticated')
+    expect((await call(other, 'GET', '/support/tickets', { key: 'svc_live_other' })).status).toBe(200)
+    expect((await call(mock, 'GET', '/support/tickets')).status).toBe(200)
+  })
+
   test('the Bearer scheme is case-insensitive', async () => {
     const answer = await call(newMock(), 'GET', '/support/tickets', {
       key: null,
