@@ -17,6 +17,9 @@
 // stripe-node <= 1.0 on both cases, and own work over the ky floor <= 0.3x. A bare-fetch target is
 // not one: ky alone costs about 3x the bare call.
 //
+// The header names the Node that runs it: the ratios move with the platform (the same build on
+// Node 20 reads the opposite verdicts of Node 24's); `pnpm bench` runs the workspace's Node 24.
+//
 // Noise control on a shared machine: rounds of short blocks (BLOCK calls of each contender, in an
 // order that rotates every round), one ratio per round, median over the rounds; a load burst from
 // another process hits every contender of a round alike. Blocks are timed in CPU time of this
@@ -189,7 +192,7 @@ const verdict = (value, target) => (value <= target ? 'PASS' : 'FAIL')
 let wrong = false
 const size = (text) => `${(text.length / 1024).toFixed(1)} KB`
 console.log(
-  `Client call over a canned fetch, ours vs stripe-node ${Stripe.PACKAGE_VERSION} and openai-node ${OPENAI_VERSION} (median of ${ROUNDS} rounds of ${BLOCK} calls each)`,
+  `Client call over a canned fetch, ours vs stripe-node ${Stripe.PACKAGE_VERSION} and openai-node ${OPENAI_VERSION} on Node ${process.version} (median of ${ROUNDS} rounds of ${BLOCK} calls each)`,
 )
 console.log(
   `  answers: one ticket ${size(bodies.ours.get)} (stripe ${size(bodies.stripe.get)}, openai ${size(bodies.openai.get)}); a page of 20 ${size(bodies.ours.list)} (stripe ${size(bodies.stripe.list)}, openai ${size(bodies.openai.list)})`,

@@ -92,7 +92,7 @@ const page = await list.json()
 if (page.meta?.total !== 1000 || page.data?.length !== 20) throw new Error('unexpected page')
 
 console.log(
-  `${CONNECTIONS} connections, rounds of ${DURATION_S} s each, load by ${wrk ? 'wrk' : 'autocannon (wrk is not installed: apt-get install -y wrk; autocannon shares this process, so the ratio reads lower)'}`,
+  `Node ${process.version}, ${CONNECTIONS} connections, rounds of ${DURATION_S} s each, load by ${wrk ? 'wrk' : 'autocannon (wrk is not installed: apt-get install -y wrk; autocannon shares this process, so the ratio reads lower)'}`,
 )
 const keyed = await compare('one ticket', server.url, `/api/v1/support/tickets/${page.data[0].uuid}`, ROUNDS)
 await compare(
