@@ -9,7 +9,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { controlExamplesFile, examplesFile, root, webhookExamplesFile, withBundle } from './openapi-bundle.mjs'
+import {
+  controlExamplesFile,
+  examplesFile,
+  root,
+  webhookExamplesFile,
+  withBundle,
+} from './openapi-bundle.mjs'
 
 const serviceDocument = (examples, eventExamples) =>
   withBundle('sdk', 'src/openapi/service.ts', ({ buildServiceDocument }) =>

@@ -7,10 +7,9 @@
  * checks against those entries.
  */
 import { GENERAL_EVENTS, RESELLER_EVENTS } from '@reseller-api/sdk/schemas'
-import { EVENT_HEADER } from '../webhooks/attempt.js'
-import { assembleMock } from '../mock-api.js'
 import type { MockApi } from '../mock-api.js'
-import { DELIVERY_ID_HEADER } from '../webhooks/attempt.js'
+import { assembleMock } from '../mock-api.js'
+import { DELIVERY_ID_HEADER, EVENT_HEADER } from '../webhooks/attempt.js'
 import { EXAMPLE_TIME } from './capture.js'
 
 /** One delivery the mock sent: which webhook style received it, its id, event and exact body. */
@@ -123,7 +122,9 @@ export async function emitEveryEvent({ mock, api, webhookId }: CaptureSession): 
  */
 export async function captureEventExamples(): Promise<Record<string, { delivery: string; body: string }>> {
   const out: Record<string, { delivery: string; body: string }> = {}
-  for (const { style, event, delivery, body } of await captureDeliveries(emitEveryEvent, { at: EXAMPLE_TIME }))
+  for (const { style, event, delivery, body } of await captureDeliveries(emitEveryEvent, {
+    at: EXAMPLE_TIME,
+  }))
     out[`${style}/${event}`] ??= { delivery, body }
   // By key: the file reads the same whatever order the deliveries were sent in.
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -89,7 +89,10 @@ export function serviceDocument(
         description: 'The in-process mock (`createMockApi()`): reached through `mock.fetch` or MSW only',
       },
     ],
-    tags: [...Object.entries(SERVICE_TAGS).map(([name, description]) => ({ name, description })), ...eventTags],
+    tags: [
+      ...Object.entries(SERVICE_TAGS).map(([name, description]) => ({ name, description })),
+      ...eventTags,
+    ],
     security: [{ bearerAuth: [] }],
     paths,
     ...(webhooks ? { webhooks } : {}),

@@ -6,7 +6,7 @@
  * (`packages/sdk/openapi/webhook-examples.json`, `pnpm run openapi:examples`) and the answers a
  * receiver gives. Pure: no I/O.
  */
-import * as z from 'zod/mini'
+import type * as z from 'zod/mini'
 import { GeneralEvent, ResellerEvent } from '../schemas/events.js'
 import { hmacSha256Hex } from '../webhooks/hmac-sync.js'
 import type { SchemaBook } from './schema-book.js'
@@ -163,7 +163,8 @@ function entry(spec: EventSpec, schemas: SchemaBook, example: EventExample | und
           name: 'X-Service-Delivery',
           in: 'header',
           required: true,
-          description: 'The delivery id, the same on every attempt of one delivery (and `dlv_` + 32 hex digits).',
+          description:
+            'The delivery id, the same on every attempt of one delivery (and `dlv_` + 32 hex digits).',
           schema: { type: 'string', pattern: DELIVERY_PATTERN },
           ...withExample(example?.delivery),
         },
