@@ -9,12 +9,10 @@
 import type * as z from 'zod/mini'
 import { GeneralEvent, ResellerEvent } from '../schemas/events.js'
 import { hmacSha256Hex } from '../webhooks/hmac-sync.js'
+import type { EventStyle } from '../webhooks/samples.js'
 import type { SchemaBook } from './schema-book.js'
 
 type Json = Record<string, unknown>
-
-/** @internal A webhook style: the reseller webhook's events, or the general webhooks'. */
-export type EventStyle = 'reseller' | 'general'
 
 /** @internal One event of one style, as the document describes it. */
 export interface EventSpec {
