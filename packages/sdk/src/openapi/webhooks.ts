@@ -153,7 +153,8 @@ function entry(spec: EventSpec, schemas: SchemaBook, example: EventExample | und
           required: true,
           description:
             '`sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook secret ' +
-            `(the example is signed with \`${EXAMPLE_SECRET}\`). Compare in constant time.`,
+            `(the example is signed with \`${EXAMPLE_SECRET}\` over the example body as sent: compact JSON, ` +
+            'no spaces, its keys in this order). Compare in constant time.',
           schema: { type: 'string', pattern: SIGNATURE_PATTERN },
           ...withExample(signed),
         },
