@@ -187,7 +187,8 @@ function entry(spec: EventSpec, schemas: SchemaBook, example: EventExample | und
         },
       },
       responses: {
-        '2XX': { description: 'Received: any 2xx status acknowledges the delivery.' },
+        '200': { description: 'Received (what the SDK’s adapters answer).' },
+        '2XX': { description: 'Any other 2xx status acknowledges the delivery too.' },
         '400': { description: 'The body is not an event: the sender gives up or retries, per its style.' },
         '401': { description: 'The signature is missing or wrong.' },
         '5XX': {
