@@ -36,17 +36,17 @@ const mac = process.platform === 'darwin'
 const binary = join(outDir, windows ? 'reseller-mock.exe' : 'reseller-mock')
 const require = createRequire(import.meta.url)
 
-/** The name SEA assets are stored under → the built file. inspector-page.ts reads `inspector/<name>`. */
+/** The name SEA assets are stored under → the built file. server/inspector/page.ts reads `inspector/<name>`. */
 const ASSETS = {
   'inspector/app.js': join(mockDir, 'dist/inspector/app.js'),
   'inspector/app.css': join(mockDir, 'dist/inspector/app.css'),
 }
 
 /**
- * esbuild warnings the build accepts, by file: everything else fails it. inspector-page.ts keeps
+ * esbuild warnings the build accepts, by file: everything else fails it. server/inspector/page.ts keeps
  * `import.meta.url` for the npm package's files, behind a `node:sea` branch that the binary takes.
  */
-const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/server/inspector-page.ts' }]
+const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/server/inspector/page.ts' }]
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 

@@ -35,7 +35,7 @@ export {
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
-export type { ListenOptions, RunningServer } from './server/options.js'
+export type { ListenOptions, RunningServer } from './server/http/options.js'
 export type { Clock, ClockState } from './state/clock.js'
 export type {
   DbFindManyOptions,

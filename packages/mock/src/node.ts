@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { buildMockApi, type MockApi, type MockApiOptions } from './mock-api.js'
-import { serveMock } from './server/serve.js'
+import { serveMock } from './server/http/serve.js'
 
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
 export { defaultFaultCode } from './faults/registry.js'

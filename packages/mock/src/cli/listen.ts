@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto'
 import type { ResellerApi } from '@reseller-api/sdk'
 import { GENERAL_EVENTS } from '@reseller-api/sdk/schemas'
-import type { AttemptMessage } from '../server/delivery-stream.js'
+import type { AttemptMessage } from '../server/inspector/delivery-stream.js'
 import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
 import { parseStyle } from './event-names.js'

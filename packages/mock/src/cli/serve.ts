@@ -16,10 +16,10 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 // Inlined by the bundler: --version reads no file beside the code (the single executable has none).
 import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
-import { normalizeOrigin } from '../server/cors.js'
-import { boundHostName, hostName, isLoopbackHost } from '../server/guard.js'
-import type { KeyInfo, Standalone } from '../server/standalone.js'
-import { StateFileError } from '../server/state-path.js'
+import type { KeyInfo, Standalone } from '../server/host/standalone.js'
+import { normalizeOrigin } from '../server/http/cors.js'
+import { boundHostName, hostName, isLoopbackHost } from '../server/http/guard.js'
+import { StateFileError } from '../server/state-file/path.js'
 import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
 import { handleStopSignals } from './stop-signals.js'
@@ -259,7 +259,7 @@ export async function serve(argv: string[]): Promise<void> {
   let standalone: Standalone
   try {
     // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
-    const { startStandalone } = await import('../server/standalone.js')
+    const { startStandalone } = await import('../server/host/standalone.js')
     if (signals.requested) signals.stopNow()
     standalone = await startStandalone({
       seedFile,

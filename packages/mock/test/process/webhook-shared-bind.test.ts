@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi, type SeedInput } from '../../src/node.js'
-import { startStandalone } from '../../src/server/standalone.js'
+import { startStandalone } from '../../src/server/host/standalone.js'
 import { KEYS, testSeed } from '../helpers/mock.js'
 import { startReceiver } from '../helpers/webhooks.js'
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { addressProblem } from '../../src/domain/target-policy.js'
-import { createGuardedFetch, publicFetch } from '../../src/server/public-fetch.js'
+import { createGuardedFetch, publicFetch } from '../../src/server/http/public-fetch.js'
 import { attemptDelivery } from '../../src/webhooks/attempt.js'
 import { startReceiver } from '../helpers/webhooks.js'
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
-import { StateFileError } from './state-path.js'
+import { StateFileError } from './path.js'
 
 /** `PRAGMA application_id` of a state database: "RMST". */
 export const STATE_APPLICATION_ID = 0x524d5354

@@ -9,11 +9,11 @@
  * (`GET /__mock/deliveries/stream`, server/delivery-stream.ts) is served beside it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { MockContext } from '../context.js'
+import type { MockContext } from '../../context.js'
+import type { ServerExtension } from '../http/listen.js'
 import { logDeliveries } from './delivery-log.js'
 import { createDeliveryStream } from './delivery-stream.js'
-import { servePage } from './inspector-page.js'
-import type { ServerExtension } from './listen.js'
+import { servePage } from './page.js'
 
 /** Path of the event stream (`POST /__mock/events` is `mock.emit`'s). */
 export const STREAM_PATH = '/__mock/stream'

@@ -5,8 +5,8 @@
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import { ApiError } from '../errors.js'
-import { renderError } from '../routing/errors.js'
+import { ApiError } from '../../errors.js'
+import { renderError } from '../../routing/errors.js'
 
 /** The answer to a parser error: status, `error.code` and a message saying what was wrong. */
 export function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {

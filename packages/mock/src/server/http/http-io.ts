@@ -3,9 +3,9 @@
  * limit, and an answer written with an exact `Content-Length`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ApiError } from '../errors.js'
-import { renderError } from '../routing/errors.js'
-import type { MockRequest, MockResponse } from '../routing/types.js'
+import { ApiError } from '../../errors.js'
+import { renderError } from '../../routing/errors.js'
+import type { MockRequest, MockResponse } from '../../routing/types.js'
 
 /** The API's error envelope, rendered where every other error answer is. */
 export function errorAnswer(

@@ -6,7 +6,7 @@
  * header. See docs/running-the-mock.md, "Safety".
  */
 import type { IncomingMessage } from 'node:http'
-import type { MockResponse } from '../routing/types.js'
+import type { MockResponse } from '../../routing/types.js'
 
 /**
  * `value` as an origin (`scheme://host[:port]`, lower case, default port left out), or `null`

@@ -10,7 +10,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs'
 import type { DatabaseSync } from 'node:sqlite'
 import { pathToFileURL } from 'node:url'
-import { describeHolder, StateFileError } from './state-path.js'
+import { describeHolder, StateFileError } from './path.js'
 
 /** SQLite's primary result codes this module tells apart. */
 const SQLITE_BUSY = 5

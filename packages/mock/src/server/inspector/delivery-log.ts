@@ -5,8 +5,8 @@
  *   webhook ticket.created dlv_3f0c… attempt 1: POST http://127.0.0.1:3000/hook 200 12ms
  *   webhook ticket.created dlv_3f0c… attempt 1: POST http://127.0.0.1:3000/hook 500 3ms, retry due 2026-01-15T12:01:00.123456Z
  */
-import type { DeliveryNotice } from '../webhooks/dispatcher.js'
-import type { MockDispatcher } from '../webhooks/index.js'
+import type { DeliveryNotice } from '../../webhooks/dispatcher.js'
+import type { MockDispatcher } from '../../webhooks/index.js'
 
 /** The log line of an attempt. */
 export function deliveryLogLine(notice: Extract<DeliveryNotice, { type: 'attempt' }>): string {

@@ -1,9 +1,9 @@
 /**
  * `mock.listen()` of the `node` entry: the mock's handler over node:http, with the inspector.
  */
-import type { ListenImpl } from '../mock-api.js'
+import type { ListenImpl } from '../../mock-api.js'
+import { createInspector } from '../inspector/extension.js'
 import { isLoopbackBind } from './guard.js'
-import { createInspector } from './inspector.js'
 import { listen } from './listen.js'
 
 /**

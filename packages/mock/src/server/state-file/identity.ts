@@ -17,9 +17,9 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { StateFileError } from './state-path.js'
-import { STATE_APPLICATION_ID } from './state-schema.js'
-import { loadSqlite } from './state-sqlite.js'
+import { StateFileError } from './path.js'
+import { STATE_APPLICATION_ID } from './schema.js'
+import { loadSqlite } from './sqlite.js'
 
 /** What a path holds: nothing yet, a database with nothing in it, or a state database of this mock. */
 export type StateFileKind = 'missing' | 'blank' | 'state'

@@ -3,12 +3,12 @@
  * record (the `seed` option against the one the state file recorded, `--adopt-seed`), and whether
  * the saved state is one the mock can run on (the checks of a snapshot, times in range).
  */
-import type { SeedInput } from '../seed/schema.js'
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../state/snapshot.js'
-import type { Store } from '../state/store.js'
-import type { SavedState } from './state-db.js'
-import { StateFileError } from './state-path.js'
-import { type RecordedSeed, seedDigest } from './state-schema.js'
+import type { SeedInput } from '../../seed/schema.js'
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from '../../state/snapshot.js'
+import type { Store } from '../../state/store.js'
+import type { SavedState } from '../state-file/database.js'
+import { StateFileError } from '../state-file/path.js'
+import { type RecordedSeed, seedDigest } from '../state-file/schema.js'
 
 /** Latest instant the mock can write: 9999-12-31T23:59:59.999Z. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)

@@ -9,9 +9,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Count, Id, TimestampMicros } from '@reseller-api/sdk/schemas'
 import * as z from 'zod/mini'
-import { control } from '../control/operations.js'
-import type { DeliveryNotice } from '../webhooks/dispatcher.js'
-import type { MockDispatcher } from '../webhooks/index.js'
+import { control } from '../../control/operations.js'
+import type { DeliveryNotice } from '../../webhooks/dispatcher.js'
+import type { MockDispatcher } from '../../webhooks/index.js'
 
 /** Path of the delivery stream, as declared with the other control endpoints. */
 const DELIVERY_STREAM_PATH = control.deliveries.stream.path

@@ -14,8 +14,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
-import { addressProblem, isIpLiteral } from '../domain/target-policy.js'
-import { TargetRefusedError } from '../webhooks/attempt.js'
+import { addressProblem, isIpLiteral } from '../../domain/target-policy.js'
+import { TargetRefusedError } from '../../webhooks/attempt.js'
 
 /** Answer statuses that carry no body (the `Response` constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])

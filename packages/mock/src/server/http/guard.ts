@@ -9,9 +9,9 @@
 import type { IncomingMessage } from 'node:http'
 import { BlockList, isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { ApiError } from '../errors.js'
-import { renderError } from '../routing/errors.js'
-import type { MockResponse } from '../routing/types.js'
+import { ApiError } from '../../errors.js'
+import { renderError } from '../../routing/errors.js'
+import type { MockResponse } from '../../routing/types.js'
 import { normalizeOrigin, parseAllowedOrigins } from './cors.js'
 
 /** What {@link createGuard} needs to know about the server. */

@@ -5,16 +5,16 @@
  * every later one, and tried again before the next answer; until it succeeds every answer is a 500,
  * so no client sees a change that is not on disk. See `ARCHITECTURE.md`, "Persistence".
  */
-import type { Clock } from '../state/clock.js'
-import type { Store } from '../state/store.js'
-import type { AnyTable, Key } from '../state/table.js'
+import type { Clock } from '../../state/clock.js'
+import type { Store } from '../../state/store.js'
+import type { AnyTable, Key } from '../../state/table.js'
 import {
   type KeyOf,
   type SerializedChange,
   type StateDatabase,
   serializeChange,
   type WholeState,
-} from './state-db.js'
+} from './database.js'
 
 /** A write waiting for its turn: a change, the whole state (a reset), or a clock advance alone. */
 type PendingWrite = { change: SerializedChange } | { whole: true } | { clockOffsetMs: number }

@@ -84,7 +84,7 @@ const ASSETS: Record<string, string> = {
 function assetDirectory(): string | undefined {
   const candidates = [
     new URL('./inspector/', import.meta.url),
-    new URL('../../dist/inspector/', import.meta.url),
+    new URL('../../../dist/inspector/', import.meta.url),
   ]
   for (const candidate of candidates) {
     if (candidate.protocol === 'file:' && existsSync(new URL('app.js', candidate)))

@@ -2,21 +2,21 @@
  * The standalone mock: a mock served over `node:http`, optionally backed by a state file that every
  * acknowledged change reaches before its answer is sent. The CLI is a thin shell around this.
  */
-import type { MockContext } from '../context.js'
-import { type AssembledMock, assembleMock, type MockApi } from '../mock-api.js'
-import type { SeedInput } from '../seed/schema.js'
-import { isLoopbackBind } from './guard.js'
-import { createInspector } from './inspector.js'
-import { listen } from './listen.js'
-import { publicFetch } from './public-fetch.js'
+import type { MockContext } from '../../context.js'
+import { type AssembledMock, assembleMock, type MockApi } from '../../mock-api.js'
+import type { SeedInput } from '../../seed/schema.js'
+import { isLoopbackBind } from '../http/guard.js'
+import { listen } from '../http/listen.js'
+import { publicFetch } from '../http/public-fetch.js'
+import { createInspector } from '../inspector/extension.js'
+import { type SavedState, StateDatabase } from '../state-file/database.js'
+import { identifyStateFile } from '../state-file/identity.js'
+import { resolveStatePath, StateFileError } from '../state-file/path.js'
+import { seedDigest } from '../state-file/schema.js'
+import { StateSync } from '../state-file/sync.js'
 import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
-import { type SavedState, StateDatabase } from './state-db.js'
-import { identifyStateFile } from './state-identity.js'
-import { resolveStatePath, StateFileError } from './state-path.js'
-import { seedDigest } from './state-schema.js'
-import { StateSync } from './state-sync.js'
 
-export { StateFileError } from './state-path.js'
+export { StateFileError } from '../state-file/path.js'
 
 /** Options of {@link startStandalone}. */
 export interface StandaloneOptions {

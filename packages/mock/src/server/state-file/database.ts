@@ -12,10 +12,10 @@
  * `docs/running-the-mock.md`, "State file", and `ARCHITECTURE.md`, "Persistence".
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { StoreChange } from '../state/changes.js'
-import type { Key } from '../state/table.js'
-import type { StateFileKind } from './state-identity.js'
-import { createPrivateFile, removeHolder, StateFileError, writeHolder } from './state-path.js'
+import type { StoreChange } from '../../state/changes.js'
+import type { Key } from '../../state/table.js'
+import type { StateFileKind } from './identity.js'
+import { createPrivateFile, removeHolder, StateFileError, writeHolder } from './path.js'
 import {
   checkStateDatabase,
   createSchema,
@@ -27,8 +27,8 @@ import {
   SEED_DIGEST,
   STATE_FORMAT,
   seedDigest,
-} from './state-schema.js'
-import { openError, openForWriting, openReadOnly, type ReadOnlyConnection } from './state-sqlite.js'
+} from './schema.js'
+import { openError, openForWriting, openReadOnly, type ReadOnlyConnection } from './sqlite.js'
 
 /** What a state database holds, as read at start (rows parsed, not yet validated). */
 export interface SavedState {
