@@ -68,6 +68,24 @@ function neverSent(error: unknown, depth: number): boolean {
 }
 
 /**
+ * What a failed `fetch` says, for a message: its own words and, where they are vague (undici's
+ * "fetch failed"), the innermost cause's (`connect ECONNREFUSED 127.0.0.1:443`). Empty when it
+ * says nothing.
+ */
+export function fetchFailureReason(error: unknown): string {
+  if (!(error instanceof Error) || !error.message) return ''
+  let root: unknown = error
+  for (let depth = 0; depth < 4; depth++) {
+    const next: unknown =
+      root instanceof AggregateError && root.errors.length > 0 ? root.errors[0] : (root as Error).cause
+    if (!(next instanceof Error) || !next.message) break
+    root = next
+  }
+  const inner = (root as Error).message
+  return root === error || error.message.includes(inner) ? error.message : `${error.message} (${inner})`
+}
+
+/**
  * The end of a no-answer message: which outcome, and what to do about it. A GET changes nothing,
  * so sending it again is always safe; a write may have been applied.
  */

@@ -14,7 +14,7 @@ import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
 import { callHook, type RequestHooks } from './hooks.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
-import { fetchOutcome, outcomeAdvice } from './outcome.js'
+import { fetchFailureReason, fetchOutcome, outcomeAdvice } from './outcome.js'
 import { Page, PagePromise } from './pagination.js'
 import { type CallInput, type Prepared, prepare } from './prepare.js'
 import { prepareRaw, type RawInput } from './raw.js'
@@ -446,7 +446,8 @@ export class Transport {
     }
     if (error instanceof FetchFailure || isNetworkError(error)) {
       const cause = (error as Error).cause
-      const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
+      const said = fetchFailureReason(cause)
+      const reason = said ? `: ${said}` : ''
       const outcome = fetchOutcome(cause)
       const what = outcome === 'not_sent' ? 'was not sent' : 'got no answer'
       const message = `${method} ${url} ${what}${reason}; ${outcomeAdvice(method, outcome)}`
