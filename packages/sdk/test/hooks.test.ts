@@ -110,20 +110,23 @@ describe('hooks', () => {
       hooks: { onRequest: (info) => void seen.push(info), onResponse: (info) => void seen.push(info) },
     })
     await api.whm.usage()
+    expect(seen).toHaveLength(2)
     const text = JSON.stringify(seen)
     expect(text).not.toContain(LIVE_KEY)
     expect(text).not.toContain('trace-secret')
     for (const info of seen) expect(Object.keys(info as object).sort()).not.toContain('headers')
   })
 
-  it('a call refused before sending calls no hook', async () => {
+  it('a call refused before sending calls no hook; the next one sent does', async () => {
     const { events, hooks } = recorder()
-    const { api, sent } = setup(() => ok({}), { hooks })
+    const { api, sent } = setup(() => ok(fixtures.usage()), { hooks })
     await expect(
       api.tickets.create({ subject: '', message: 'M', department: 'sales' }),
     ).rejects.toBeInstanceOf(ValidationError)
     expect(sent).toHaveLength(0)
     expect(events).toEqual([])
+    await api.whm.usage()
+    expect(events.map(([kind]) => kind)).toEqual(['request', 'response'])
   })
 
   it('a throwing hook is logged at error and the call still resolves', async () => {

@@ -82,32 +82,33 @@ describe('RESELLER_API_LOG', () => {
     expect(spies.warn).not.toHaveBeenCalled()
     expect(logger.debug).not.toHaveBeenCalled()
     expect(logger.warn).toHaveBeenCalledTimes(1)
+    // Given neither, the same variable is obeyed.
+    await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
+    expect(spies.debug).toHaveBeenCalled()
   })
 
-  it('unset: nothing is logged', async () => {
-    vi.stubEnv('RESELLER_API_LOG', undefined)
+  it('unset, empty or not a level: nothing is logged (a bad value gets one console warning per process)', async () => {
     const spies = consoleSpies()
-    await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
-    for (const spy of Object.values(spies)) expect(spy).not.toHaveBeenCalled()
-  })
-
-  it('a value that is no level is ignored, with one console warning per process', async () => {
-    vi.stubEnv('RESELLER_API_LOG', 'verbose')
-    const spies = consoleSpies()
-    setup(retryOnce())
-    setup(retryOnce())
-    const warnings = spies.warn.mock.calls.filter(([line]) => String(line).includes('RESELLER_API_LOG'))
-    // Once per process: an earlier test file in the same worker may have used it up.
-    expect(warnings.length).toBeLessThanOrEqual(1)
-    if (warnings.length === 1)
-      expect(warnings[0]?.[0]).toContain('"verbose" is not one of debug, info, warn, error')
-    await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
+    for (const value of [undefined, '', 'verbose']) {
+      vi.stubEnv('RESELLER_API_LOG', value)
+      await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
+    }
     expect(spies.debug).not.toHaveBeenCalled()
+    const lines = spies.warn.mock.calls.map(([line]) => String(line))
+    // At most the one warning about the value: an earlier test file in the worker may have used it up.
+    expect(
+      lines.filter((line) => !line.includes('"verbose" is not one of debug, info, warn, error')),
+    ).toEqual([])
+    expect(lines.length).toBeLessThanOrEqual(1)
+    // The same client setup, with a level, logs: the variable is read.
+    vi.stubEnv('RESELLER_API_LOG', 'warn')
+    await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
+    expect(spies.warn.mock.calls.map(([line]) => String(line)).at(-1)).toContain('retrying GET')
   })
 })
 
-describe('without process (a browser bundle)', () => {
-  it('the bundled client builds, calls and logs nothing, in a context that has no process', async () => {
+describe('in a browser or edge bundle', () => {
+  it('runs without process, with a process.env that throws, and reads the variable where it exists', async () => {
     const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))
     const bundle = await build({
       entryPoints: [entry],
@@ -119,21 +120,46 @@ describe('without process (a browser bundle)', () => {
       logLevel: 'silent',
     })
     const code = bundle.outputFiles[0]!.text
-    const lines: unknown[] = []
-    const sandbox = {
-      ...{ Headers, Request, Response, URL, URLSearchParams, TextDecoder, TextEncoder, AbortController },
-      ...{ AbortSignal, ReadableStream, DOMException, Blob, FormData, setTimeout, clearTimeout, performance },
-      document: {},
-      console: { debug: lines.push.bind(lines), info: lines.push.bind(lines), warn: lines.push.bind(lines) },
+    /** Runs the bundle in a fresh context with `extra` globals; resolves the lines it logged. */
+    const run = async (extra: object) => {
+      const lines: unknown[] = []
+      const log = (line: unknown) => void lines.push(line)
+      const sandbox = {
+        ...{ Headers, Request, Response, URL, URLSearchParams, TextDecoder, TextEncoder, AbortController },
+        ...{
+          AbortSignal,
+          ReadableStream,
+          DOMException,
+          Blob,
+          FormData,
+          setTimeout,
+          clearTimeout,
+          performance,
+        },
+        document: {},
+        console: { debug: log, info: log, warn: log, error: log },
+        ...extra,
+      }
+      const sdk = runInNewContext(`${code}; sdk`, sandbox) as typeof Sdk
+      const api = new sdk.ResellerApi({
+        apiKey: 'svc_live_browser_key',
+        baseUrl: 'https://api.example.test',
+        fetch: async () => ok(fixtures.usage()),
+      })
+      expect(await api.whm.usage()).toEqual(fixtures.usage())
+      return lines
     }
-    const sdk = runInNewContext(`${code}; sdk`, sandbox) as typeof Sdk
-    expect(runInNewContext('typeof process', sandbox)).toBe('undefined')
-    const api = new sdk.ResellerApi({
-      apiKey: 'svc_live_browser_key',
-      baseUrl: 'https://api.example.test',
-      fetch: async () => ok(fixtures.usage()),
-    })
-    expect(await api.whm.usage()).toEqual(fixtures.usage())
-    expect(lines).toEqual([])
+    // A browser: no process at all.
+    expect(await run({})).toEqual([])
+    // Deno without env access: reading process.env throws.
+    const denied = {
+      get env(): never {
+        throw new Error('NotCapable: requires env access')
+      },
+    }
+    expect(await run({ process: denied })).toEqual([])
+    // An edge runtime with a process.env (Workers' nodejs_compat): the variable is read.
+    const lines = await run({ process: { env: { RESELLER_API_LOG: 'debug' } } })
+    expect(lines).toEqual([expect.stringContaining('→ GET'), expect.stringContaining('← 200 GET')])
   })
 })
