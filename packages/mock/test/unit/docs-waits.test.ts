@@ -43,7 +43,9 @@ describe('waits for a ready line in the docs', () => {
     expect(
       waitProblems("until grep -qs 'x' m.log || ! kill -0 $P 2>/dev/null; do sleep 0.1; done"),
     ).toHaveLength(1)
-    expect(waitProblems("for _ in $(seq 100); do\n  grep -qs 'x' m.log && break\n  sleep 0.1\ndone")).toHaveLength(1)
+    expect(
+      waitProblems("for _ in $(seq 100); do\n  grep -qs 'x' m.log && break\n  sleep 0.1\ndone"),
+    ).toHaveLength(1)
     expect(
       waitProblems(
         "for _ in $(seq 100); do\n  grep -qs 'x' m.log && break\n  kill -0 $P 2>/dev/null || break\n  sleep 0.1\ndone",
