@@ -22,6 +22,7 @@ import { boundHostName, hostName, isLoopbackHost } from '../server/http/guard.js
 import { StateFileError } from '../server/state-file/path.js'
 import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
+import { describeParseArgsError, fileProblem } from './flag-problems.js'
 import { handleStopSignals } from './stop-signals.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -153,7 +154,7 @@ function parseFlags(argv: string[]): Flags {
   try {
     values = parse().values
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(describeParseArgsError(error, Object.keys(OPTIONS)))
   }
   const rawPort = values.port ?? '4010'
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
@@ -178,17 +179,19 @@ function parseFlags(argv: string[]): Flags {
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
     throw invalid('journal-limit', `must be a whole number of 0 or more, got "${rawLimit}"`)
   }
+  // One rule for the flag and its variable's comma-separated list: an empty entry is refused in both.
+  const got = (value: string) => (value.trim() === '' ? 'got an empty entry' : `got "${value}"`)
   const allowedHosts = values['allowed-host'] ?? []
   for (const name of allowedHosts) {
     if (hostName(name) === null)
-      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, got "${name}"`)
+      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, ${got(name)}`)
   }
   const allowedOrigins = values['allowed-origin'] ?? []
   for (const origin of allowedOrigins) {
     if (normalizeOrigin(origin) === null)
       throw invalid(
         'allowed-origin',
-        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
+        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), ${got(origin)}`,
       )
   }
   return {
@@ -213,7 +216,7 @@ async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (
   try {
     bytes = await readFile(path)
   } catch (error) {
-    throw new StartError(`cannot read seed file ${path}: ${(error as Error).message}`)
+    throw new StartError(`seed file ${path} ${fileProblem(error)}`)
   }
   const parse = (text: string) => {
     try {
