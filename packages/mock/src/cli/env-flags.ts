@@ -8,6 +8,7 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { UsageError } from './errors.js'
+import { closestFlag } from './flag-problems.js'
 
 /** The prefix of every variable this module reads. */
 export const ENV_PREFIX = 'RESELLER_MOCK_'
@@ -57,8 +58,10 @@ export function flagsFromEnvironment(
     if (!variable.startsWith(ENV_PREFIX) || raw === undefined) continue
     const name = byVariable.get(variable)
     if (name === undefined) {
+      const flag = variable.slice(ENV_PREFIX.length).toLowerCase().replaceAll('_', '-')
+      const guess = closestFlag(flag, settings)
       throw new UsageError(
-        `${variable} is not a setting of reseller-mock; the variables are ${[...byVariable.keys()].join(', ')}`,
+        `${variable} is not a setting of reseller-mock${guess ? ` (did you mean ${variableName(guess.slice(2))}?)` : ''}; the variables are ${[...byVariable.keys()].join(', ')}`,
       )
     }
     const value = raw.trim()
@@ -71,7 +74,8 @@ export function flagsFromEnvironment(
       else if (!FALSE.has(word))
         throw new UsageError(`${variable}: must be true or false (or 1/0, yes/no, on/off), got "${raw}"`)
     } else if (option.multiple) {
-      for (const item of value.split(',')) if (item.trim() !== '') args.push(`--${name}=${item.trim()}`)
+      // An empty entry (`a,,b`) is passed on: the caller refuses it as it refuses `--flag ""`.
+      for (const item of value.split(',')) args.push(`--${name}=${item.trim()}`)
     } else {
       args.push(`--${name}=${value}`)
     }

@@ -23,6 +23,7 @@ import { boundHostName, hostName, isLoopbackHost } from '../server/http/guard.js
 import { StateFileError } from '../server/state-file/path.js'
 import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
+import { describeParseArgsError, fileProblem } from './flag-problems.js'
 import { handleStopSignals } from './stop-signals.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -158,7 +159,7 @@ function parseFlags(argv: string[]): Flags {
   try {
     values = parse().values
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(describeParseArgsError(error, Object.keys(OPTIONS)))
   }
   const rawPort = values.port ?? '4010'
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
@@ -187,17 +188,19 @@ function parseFlags(argv: string[]): Flags {
   if (rawMax !== undefined && !/^\d{1,7}$/.test(rawMax)) {
     throw invalid('max-namespaces', `must be a whole number from 0 to 9999999, got "${rawMax}"`)
   }
+  // One rule for the flag and its variable's comma-separated list: an empty entry is refused in both.
+  const got = (value: string) => (value.trim() === '' ? 'got an empty entry' : `got "${value}"`)
   const allowedHosts = values['allowed-host'] ?? []
   for (const name of allowedHosts) {
     if (hostName(name) === null)
-      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, got "${name}"`)
+      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, ${got(name)}`)
   }
   const allowedOrigins = values['allowed-origin'] ?? []
   for (const origin of allowedOrigins) {
     if (normalizeOrigin(origin) === null)
       throw invalid(
         'allowed-origin',
-        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
+        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), ${got(origin)}`,
       )
   }
   return {
@@ -223,7 +226,7 @@ async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (
   try {
     bytes = await readFile(path)
   } catch (error) {
-    throw new StartError(`cannot read seed file ${path}: ${(error as Error).message}`)
+    throw new StartError(`seed file ${path} ${fileProblem(error)}`)
   }
   const parse = (text: string) => {
     try {

@@ -204,7 +204,9 @@ export function createHandle(routes: readonly Route[], mock: MockContext): CoreH
       }
       const call = createCall(request, params, mock, caller, route.operation)
       result = mock.dispatcher.collectQueued(queued, () =>
-        route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call)),
+        route.transaction === false
+          ? route.resolve(call)
+          : mock.store.transact(() => route.resolve(call), { refusable: true }),
       )
     } catch (error) {
       result = failed(error, request, route, record)

@@ -4,7 +4,7 @@
  */
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import { bypass } from 'msw'
-import { targetProblem, urlProblem } from '../domain/target-policy.js'
+import { attemptRefusal, urlProblem } from '../domain/target-policy.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 import { type DeliveryStyle, type DeliveryTarget, type DispatcherOptions, OPAQUE_FAILURE } from './types.js'
 
@@ -71,7 +71,7 @@ export class DeliverySender {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: this.#localFetch, opaque: true }
     }
-    const problem = targetProblem(url)
-    return problem ? { refused: `target refused: url ${problem}` } : { via: this.#fetch, opaque: false }
+    const refused = attemptRefusal(url)
+    return refused ? { refused } : { via: this.#fetch, opaque: false }
   }
 }

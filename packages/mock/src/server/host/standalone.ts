@@ -9,7 +9,7 @@ import { isLoopbackBind } from '../http/guard.js'
 import { listen } from '../http/listen.js'
 import { type SavedState, StateDatabase } from '../state-file/database.js'
 import { identifyStateFile } from '../state-file/identity.js'
-import { resolveStatePath, StateFileError } from '../state-file/path.js'
+import { assertWritable, removeCreated, resolveStatePath, StateFileError } from '../state-file/path.js'
 import { seedDigest } from '../state-file/schema.js'
 import { StateSync } from '../state-file/sync.js'
 import { hostMock, type KeyInfo, keysOf } from './hosted-mock.js'
@@ -92,17 +92,28 @@ export interface Standalone {
 interface OpenedState {
   db: StateDatabase
   saved?: SavedState
+  /** This start created the file: a start that fails removes it again. */
+  created: boolean
 }
 
 function openState(path: string): OpenedState {
   const resolved = resolveStatePath(path)
-  const db = StateDatabase.open(resolved, identifyStateFile(resolved))
+  const kind = identifyStateFile(resolved)
+  if (kind !== 'missing') assertWritable(resolved)
+  const db = StateDatabase.open(resolved, kind)
   try {
-    return { db, saved: db.isNew ? undefined : db.read() }
+    return { db, saved: db.isNew ? undefined : db.read(), created: kind === 'missing' }
   } catch (error) {
-    db.close()
+    closeFailed({ db, created: kind === 'missing' })
     throw error
   }
+}
+
+/** Closes the file of a start that failed; a file this start created goes (a failed start leaves none). */
+function closeFailed(opened: Pick<OpenedState, 'db' | 'created'> | undefined): void {
+  if (!opened) return
+  opened.db.close()
+  if (opened.created) removeCreated(opened.db.path)
 }
 
 /** Makes the mock: from the seed for a new state, else empty with the seed deferred, then restored. */
@@ -161,7 +172,7 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
     const sync = opened ? startSync(opened, context, choice) : undefined
     return { mock, context, answer, choice, sync }
   } catch (error) {
-    opened?.db.close()
+    closeFailed(opened)
     throw error
   }
 }
@@ -239,8 +250,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     createHostRouter(namespaces),
   ).catch((error: unknown) => {
     // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
-    // nobody gets the store, so its unread tables stay unread).
+    // nobody gets the store, so its unread tables stay unread), and no file it created.
     stop(true)
+    if (opened?.created) removeCreated(opened.db.path)
     throw error
   })
   serverUrl = server.url

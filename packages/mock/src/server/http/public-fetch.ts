@@ -14,7 +14,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
-import { addressProblem, isIpLiteral } from '../../domain/target-policy.js'
+import { addressProblem, isIpLiteral, targetRefused } from '../../domain/target-policy.js'
 import { TargetRefusedError } from '../../webhooks/attempt.js'
 
 /** Answer statuses that carry no body (the `Response` constructor refuses one). */
@@ -30,7 +30,7 @@ type LookupCallback = (
 export type AddressJudge = (address: string) => string | null
 
 function refusal(hostname: string, problem: string): TargetRefusedError {
-  return new TargetRefusedError(`target refused: ${hostname} resolves to ${problem.replace(' is ', ', ')}`)
+  return new TargetRefusedError(targetRefused(`${hostname} resolves to ${problem.replace(' is ', ', ')}`))
 }
 
 /**
@@ -104,7 +104,7 @@ async function guardedRequest(
   // The socket makes no lookup for an IP literal: judge it here.
   if (isIpLiteral(url.hostname)) {
     const problem = judge(url.hostname.replace(/^\[|\]$/g, ''))
-    if (problem) throw fetchFailed(new TargetRefusedError(`target refused: ${problem}`))
+    if (problem) throw fetchFailed(new TargetRefusedError(targetRefused(problem)))
   }
   const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
   const signal = request.signal
