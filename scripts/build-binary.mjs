@@ -9,6 +9,10 @@
 //    read with `node:sea`'s getAsset: the binary reads nothing beside itself at run time.
 // 3. `node --experimental-sea-config` writes the blob (with V8's code cache, for start time), and
 //    postject injects it into a copy of the Node binary (its symbol table stripped when `strip` exists).
+//    The same commit, Node and machine give the same bytes (docs/without-node.md): V8 lays out its
+//    code cache by string hashes, which a random hash seed changes from run to run, so the cache is
+//    made under a fixed `--hash-seed`, and the binary runs under the same one (SEA `execArgv`): V8
+//    refuses a code cache made under other flags.
 // Then it prints the time to the ready line of the binary beside the npm CLI's (docs/without-node.md);
 // BUILD_BINARY_NO_TIMING=1 skips that.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -50,6 +54,12 @@ const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/s
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
+/**
+ * V8's string hash seed of the build and of the binary: any fixed number makes the code cache
+ * reproducible. A mock for tests on a known seed: hash flooding of its JSON is no concern.
+ */
+const HASH_SEED = '--hash-seed=1'
+
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
 /** The workspace's Node binary (the `node` package), not whichever Node runs this script. */
@@ -78,6 +88,8 @@ async function bundle(outfile) {
   const result = await build({
     entryPoints: [join(mockDir, 'src/cli.ts')],
     tsconfig: join(mockDir, 'tsconfig.build.json'),
+    // Module names in the bundle (kept by keepNames) are relative to this: the same from any cwd.
+    absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -153,10 +165,11 @@ try {
     disableExperimentalSEAWarning: true,
     // V8's compiled code rides in the blob: a start skips compiling the bundle.
     useCodeCache: true,
+    execArgv: [HASH_SEED],
     assets: ASSETS,
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
-  execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
+  execFileSync(node, [HASH_SEED, '--experimental-sea-config', 'sea-config.json'], {
     cwd: work,
     stdio: ['ignore', 'ignore', 'inherit'],
   })
