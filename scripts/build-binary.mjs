@@ -211,7 +211,7 @@ try {
   console.log(
     `${relative(root, binary)}: ${mib(statSync(binary).size)}, Node ${nodeVersion} ` +
       `(${process.platform}-${process.arch}), ${inputs} modules bundled (${mib(statSync(main).size)}), ` +
-      `${Object.keys(ASSETS).length} assets`,
+      `code cache of a start ${mib(statSync(cache).size)}, ${Object.keys(ASSETS).length} inspector assets`,
   )
   if (process.env.BUILD_BINARY_NO_TIMING === undefined) {
     const runs = 7
