@@ -20,18 +20,14 @@ export type {
   ResellerEmitInput,
   StaffReplyResult,
 } from './controls.js'
+export { createMockApi } from './create-mock-api.js'
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
 export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
 export type { MockRequests } from './journal/api.js'
 export { JournalEntry, JournalFilter, JournalResponse } from './journal/schema.js'
-export {
-  createMockApi,
-  DEFAULT_BASE_URL,
-  type MockApi,
-  type MockApiOptions,
-} from './mock-api.js'
+export { DEFAULT_BASE_URL, type MockApi, type MockApiOptions } from './mock-api.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'

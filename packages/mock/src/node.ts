@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-import { buildMockApi, type MockApi, type MockApiOptions } from './mock-api.js'
+import { buildMockApi } from './create-mock-api.js'
+import type { MockApi, MockApiOptions } from './mock-api.js'
 import { serveMock } from './server/http/serve.js'
 
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
