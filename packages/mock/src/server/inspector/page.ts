@@ -63,6 +63,14 @@ const HOME = `<!doctype html>
 </html>
 `
 
+/** The home page of a mock served below `basePath` (a namespace): its links start there. */
+function home(basePath: string): string {
+  return HOME.replaceAll('href="/__mock/', `href="${basePath}/__mock/`).replace(
+    '<h1>reseller-mock</h1>',
+    `<h1>reseller-mock: ${basePath.slice(basePath.lastIndexOf('/') + 1)}</h1>`,
+  )
+}
+
 const HOME_TEXT = `reseller-mock: the mock of the reseller hosting API.
   inspector  /__mock/   (open it in a browser)
   API        /api/v1/…  (SDK baseUrl: this address)
@@ -127,20 +135,25 @@ function sendText(res: ServerResponse, status: number, type: string, body: strin
   res.end(head ? undefined : body)
 }
 
-/** Answers a GET or HEAD of the page, its assets, its icon or the home page; `false` for any other path. */
-export function servePage(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+/**
+ * Answers a GET or HEAD of the page, its assets, its icon or the home page; `false` for any other
+ * path. `path` is below the mock's URL; `basePath` is that URL's path on the server (a namespace's
+ * `/ns/{id}`), which the links of the home page and the redirect start with.
+ */
+export function servePage(req: IncomingMessage, res: ServerResponse, path: string, basePath = ''): boolean {
   const head = req.method === 'HEAD'
   switch (path) {
     case '/__mock':
-      res.writeHead(308, { location: '/__mock/', 'content-length': 0 })
+      res.writeHead(308, { location: `${basePath}/__mock/`, 'content-length': 0 })
       res.end()
       return true
     case '/__mock/':
       sendText(res, 200, 'text/html; charset=utf-8', PAGE, head)
       return true
+    case '':
     case '/':
       if ((req.headers.accept ?? '').includes('text/html'))
-        sendText(res, 200, 'text/html; charset=utf-8', HOME, head)
+        sendText(res, 200, 'text/html; charset=utf-8', basePath === '' ? HOME : home(basePath), head)
       else sendText(res, 200, 'text/plain; charset=utf-8', HOME_TEXT, head)
       return true
     case '/favicon.ico':
