@@ -11,8 +11,7 @@ import type { FaultJson, FaultSpec } from '../faults/schema.js'
 import type { JournalEntry, JournalFilter } from '../journal/schema.js'
 import type { ClockState } from '../state/clock.js'
 import { type ControlClient, type ControlClientOptions, ControlError, createControlClient } from './client.js'
-import { type NamespaceKey, type NamespaceListed, namespaceEndpoints } from './namespace-endpoints.js'
-import type { DeliveryView } from './schemas.js'
+import type { DeliveryView, NamespaceCreated, NamespaceKey, NamespaceView } from './schemas.js'
 import type { EmitEventInput, EmittedEvent, MockState, StaffReplyResult } from './types.js'
 
 /** Options of {@link connectMock}. */
@@ -97,7 +96,7 @@ export interface RemoteMock {
 export type MockNamespaceKey = z.infer<typeof NamespaceKey>
 
 /** A namespace as the server lists it (`GET /__mock/namespaces`). */
-export type MockNamespaceInfo = z.infer<typeof NamespaceListed>
+export type MockNamespaceInfo = z.infer<typeof NamespaceView>
 
 /** What {@link MockNamespaces.create} takes: the body of `POST /__mock/namespaces`, in camelCase. */
 export interface NamespaceOptions {
@@ -244,7 +243,7 @@ function createBody(options: NamespaceOptions): Record<string, unknown> {
  */
 export function connectMock(url: string | URL, options: ConnectMockOptions = {}): ConnectedMock {
   const client = createControlClient(clientOptions(String(url), options))
-  const namespaceOf = (created: z.infer<typeof namespaceEndpoints.create.data>): MockNamespace => ({
+  const namespaceOf = (created: z.infer<typeof NamespaceCreated>): MockNamespace => ({
     ...remoteMock(createControlClient(clientOptions(created.url, options))),
     id: created.id,
     url: created.url.replace(/\/+$/, ''),
@@ -263,12 +262,11 @@ export function connectMock(url: string | URL, options: ConnectMockOptions = {})
     },
   })
   const namespaces: MockNamespaces = {
-    create: async (createOptions = {}) =>
-      namespaceOf(await client.call(namespaceEndpoints.create, { body: createBody(createOptions) })),
-    list: () => client.call(namespaceEndpoints.list),
-    get: (id) => client.call(namespaceEndpoints.get, { params: { id } }),
-    delete: (id) => client.call(namespaceEndpoints.delete, { params: { id } }),
-    clear: () => client.call(namespaceEndpoints.clear),
+    create: async (createOptions = {}) => namespaceOf(await client.namespaces.create(createBody(createOptions))),
+    list: () => client.namespaces.list(),
+    get: (id) => client.namespaces.get(id),
+    delete: (id) => client.namespaces.delete(id),
+    clear: () => client.namespaces.clear(),
   }
   return { ...remoteMock(client), namespaces }
 }

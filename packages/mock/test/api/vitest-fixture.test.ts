@@ -2,7 +2,8 @@
 // Runs both ways in CI: in process, and with RESELLER_MOCK_URL against the built binary, every test
 // concurrent (scripts/vitest-remote.mjs), where each `mock` is a namespace of that one server.
 import { ResellerApi } from '@reseller-api/sdk'
-import { describe, expect as vitestExpect } from 'vitest'
+import { afterAll, describe, expect as vitestExpect } from 'vitest'
+import { connectMock } from '../../src/node.js'
 import { createMockTest, expect, type TestMock, test } from '../../src/vitest.js'
 import { KEYS, testSeed } from '../helpers/mock.js'
 
@@ -61,6 +62,23 @@ describe('test.override({ mockOptions }) for one describe', () => {
 })
 
 describe.runIf(remote)('remote mode (RESELLER_MOCK_URL)', () => {
+  const failedIn: string[] = []
+  afterAll(async () => {
+    // The namespace of the failed test below went with it.
+    vitestExpect(failedIn).toHaveLength(1)
+    await vitestExpect(
+      connectMock(process.env.RESELLER_MOCK_URL!).namespaces.get(failedIn[0]!),
+    ).rejects.toMatchObject({
+      status: 404,
+      code: 'namespace_not_found',
+    })
+  })
+
+  test.fails('a failed test’s namespace is deleted too', async ({ mock }) => {
+    if ('id' in mock) failedIn.push(mock.id)
+    expect((await mock.state()).tables.accounts).toHaveLength(-1)
+  })
+
   test('mock is a namespace of the server, api at its url with its first key', async ({ mock, api }) => {
     if (!('url' in mock)) throw new Error('in remote mode the mock is a namespace')
     expect(mock.url).toBe(`${process.env.RESELLER_MOCK_URL!.replace(/\/+$/, '')}/ns/${mock.id}`)
