@@ -262,7 +262,8 @@ export function connectMock(url: string | URL, options: ConnectMockOptions = {})
     },
   })
   const namespaces: MockNamespaces = {
-    create: async (createOptions = {}) => namespaceOf(await client.namespaces.create(createBody(createOptions))),
+    create: async (createOptions = {}) =>
+      namespaceOf(await client.namespaces.create(createBody(createOptions))),
     list: () => client.namespaces.list(),
     get: (id) => client.namespaces.get(id),
     delete: (id) => client.namespaces.delete(id),

@@ -59,7 +59,14 @@ async function ownersInTar(stream: NodeJS.ReadableStream): Promise<Map<string, n
     const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '')
     if (name === '') break
     const octal = (start: number, length: number) =>
-      Number.parseInt(header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '').trim() || '0', 8)
+      Number.parseInt(
+        header
+          .subarray(start, start + length)
+          .toString('utf8')
+          .replace(/\0.*$/s, '')
+          .trim() || '0',
+        8,
+      )
     owners.set(name, octal(108, 8))
     offset += 512 + Math.ceil(octal(124, 12) / 512) * 512
   }
