@@ -38,8 +38,7 @@ def pytest_configure(config):
     global _started
     if hasattr(config, "workerinput") or os.environ.get("RESELLER_MOCK_URL"):
         return  # an xdist worker (the controller started the server), or a server given to us
-    # --insecure-webhooks: the webhook test's receiver listens on 127.0.0.1.
-    _started = MockServer.start(_mock_command(), "--insecure-webhooks")
+    _started = MockServer.start(_mock_command())
     os.environ["RESELLER_MOCK_URL"] = _started.url
 
 
