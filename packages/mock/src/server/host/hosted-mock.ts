@@ -101,7 +101,7 @@ export function hostMock(assembled: AssembledMock, settings: HostSettings): Host
   const stopLog = log ? logDeliveries(dispatcher, (line) => log(`${logPrefix}${line}`)) : undefined
   let inspector: ServerExtension | undefined
   const inspect = () => {
-    inspector ??= createInspector(context, undefined, settings.basePath)
+    inspector ??= createInspector(context, undefined, settings.basePath, settings.basePath === '')
     return inspector
   }
   if (!settings.lazyInspector) inspect()

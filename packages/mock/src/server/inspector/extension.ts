@@ -48,11 +48,13 @@ export interface ChangeCounters {
  * server's request log), each webhook delivery attempt is logged too (server/delivery-log.ts).
  * `basePath` is the mock's path on the server (`/ns/worker-3` for a namespace, `''` at the root):
  * the paths the extension is given are below it, the links it writes start with it.
+ * `hostsNamespaces`: its page lists the server's namespaces (the standalone server's root).
  */
 export function createInspector(
   context: MockContext,
   log?: (line: string) => void,
   basePath = '',
+  hostsNamespaces = false,
 ): ServerExtension {
   const streams = new Set<ServerResponse>()
   const deliveries = createDeliveryStream(context.dispatcher)
@@ -123,7 +125,7 @@ export function createInspector(
         openStream(req, res)
         return true
       }
-      return deliveries.serve(req, res, path) || servePage(req, res, path, basePath)
+      return deliveries.serve(req, res, path) || servePage(req, res, path, basePath, hostsNamespaces)
     },
     // Only reads of the control endpoints: an API request is never the page's, whatever it sends.
     quiet: (req, path) =>

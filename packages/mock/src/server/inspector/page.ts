@@ -21,10 +21,14 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** Values the page needs from the SDK's schemas, so that the page restates none of them. */
-const PAGE_CONFIG = JSON.stringify({ ticket_statuses: TicketStatus.options }).replaceAll('<', '\\u003c')
+/**
+ * Values the page needs from the SDK's schemas, so that the page restates none of them, and whether
+ * the server it comes from hosts namespaces at this mock (the root of the standalone server).
+ */
+const pageConfig = (namespaces: boolean) =>
+  JSON.stringify({ ticket_statuses: TicketStatus.options, namespaces }).replaceAll('<', '\\u003c')
 
-const PAGE = `<!doctype html>
+const page = (namespaces: boolean) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -36,11 +40,13 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <noscript>The inspector needs JavaScript. The same data is at <a href="state">/__mock/state</a>.</noscript>
-<script type="application/json" id="inspector-config">${PAGE_CONFIG}</script>
+<script type="application/json" id="inspector-config">${pageConfig(namespaces)}</script>
 <div id="app"></div>
 </body>
 </html>
 `
+const PAGE = page(false)
+const PAGE_OF_HOST = page(true)
 
 /** The bare base URL: where the API and the inspector are, for a person who opened it in a browser. */
 const HOME = `<!doctype html>
@@ -138,9 +144,16 @@ function sendText(res: ServerResponse, status: number, type: string, body: strin
 /**
  * Answers a GET or HEAD of the page, its assets, its icon or the home page; `false` for any other
  * path. `path` is below the mock's URL; `basePath` is that URL's path on the server (a namespace's
- * `/ns/{id}`), which the links of the home page and the redirect start with.
+ * `/ns/{id}`), which the links of the home page and the redirect start with. `hostsNamespaces`: the
+ * page lists the server's namespaces (the standalone server's root).
  */
-export function servePage(req: IncomingMessage, res: ServerResponse, path: string, basePath = ''): boolean {
+export function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  basePath = '',
+  hostsNamespaces = false,
+): boolean {
   const head = req.method === 'HEAD'
   switch (path) {
     case '/__mock':
@@ -148,7 +161,7 @@ export function servePage(req: IncomingMessage, res: ServerResponse, path: strin
       res.end()
       return true
     case '/__mock/':
-      sendText(res, 200, 'text/html; charset=utf-8', PAGE, head)
+      sendText(res, 200, 'text/html; charset=utf-8', hostsNamespaces ? PAGE_OF_HOST : PAGE, head)
       return true
     case '':
     case '/':
