@@ -80,7 +80,7 @@ export type ControlFailure =
 
 /** A control request that failed: the mock's error answer, no answer, or an answer that is not the mock's. */
 export class ControlError extends Error {
-  override readonly name = 'ControlError'
+  override readonly name = 'MockControlError'
   constructor(
     /** HTTP status of the answer; `0` when there was none. */
     readonly status: number,
