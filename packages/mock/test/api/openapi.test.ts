@@ -64,10 +64,15 @@ describe('the published document', () => {
     ).toEqual(api.map((r) => `${r.method} ${openApiPath(r.path)}`).sort())
     const expected = [
       ...routes.map((r) => `${r.method} ${openApiPath(r.path)}`),
-      // The standalone server's two event streams (the inspector's, the deliveries'), served in
-      // front of the route table.
+      // The standalone server's two event streams (the inspector's, the deliveries'), and its
+      // namespace endpoints, served in front of the route table.
       'GET /__mock/stream',
       'GET /__mock/deliveries/stream',
+      'POST /__mock/namespaces',
+      'GET /__mock/namespaces',
+      'GET /__mock/namespaces/{id}',
+      'DELETE /__mock/namespaces/{id}',
+      'DELETE /__mock/namespaces',
     ].sort()
     expect(allOperations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected)
     expect(new Set(allOperations.map((o) => o.op.operationId)).size).toBe(allOperations.length)
