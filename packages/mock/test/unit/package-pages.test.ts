@@ -3,6 +3,7 @@
 // files the package ships (a package page has nothing else: `../../docs/…` is a dead link there),
 // the manifest's "imports" (after pnpm's publishConfig overrides) name only shipped files, and the
 // SDK README's options table lists every option of the client.
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,5 +73,22 @@ describe('what the tarballs show', () => {
     const table = readme.slice(readme.indexOf('## Options'))
     const listed = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1])
     expect(names.filter((name) => !listed.includes(name))).toEqual([])
+  })
+
+  it('no guide installs the SDK as a dev dependency, and each install of the mock names msw 3', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url))
+    const guides = execFileSync('git', ['ls-files', '*.md'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((path) => path !== '' && !/(^|\/)(CHANGELOG\.md|\.changeset\/)/.test(path))
+    const wrong: string[] = []
+    for (const path of guides) {
+      for (const line of readFileSync(join(root, path), 'utf8').split('\n')) {
+        if (!/^\s*npm (install|i) /.test(line)) continue
+        const dev = /\s(--save-dev|-D)\b/.test(line)
+        if (dev && /sdk/.test(line.split('#')[0]!)) wrong.push(`${path}: ${line.trim()}`)
+        if (/mock/.test(line.split('#')[0]!) && !/\bmsw@3\b/.test(line)) wrong.push(`${path}: ${line.trim()}`)
+      }
+    }
+    expect(wrong).toEqual([])
   })
 })
