@@ -17,17 +17,53 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const ts = createRequire(join(root, 'package.json'))('typescript')
 
-/** The names a source module exports type-only. */
-function typeOnlyExports(sourceFile) {
-  const source = ts.createSourceFile(sourceFile, readFileSync(sourceFile, 'utf8'), ts.ScriptTarget.Latest)
-  const names = new Set()
+/** The source file an import specifier of `from` names (`./x.js` is `./x.ts`). */
+function sourceOf(from, specifier) {
+  return resolve(from, '..', specifier).replace(/\.js$/, '.ts')
+}
+
+/**
+ * What a source module exports, by name: `values` (classes, functions, constants, re-exported
+ * values) and `types` (names exported with `export type`, `type X` in a list, or `export type *`),
+ * following `export *` and `export type *` to the modules they name.
+ */
+function sourceExports(file, seen = new Map()) {
+  if (seen.has(file)) return seen.get(file)
+  const result = { values: new Set(), types: new Set() }
+  seen.set(file, result)
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest)
+  const exported = (node) => ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export
   for (const statement of source.statements) {
-    if (!ts.isExportDeclaration(statement) || !statement.exportClause) continue
-    if (!ts.isNamedExports(statement.exportClause)) continue
-    for (const element of statement.exportClause.elements)
-      if (statement.isTypeOnly || element.isTypeOnly) names.add(element.name.text)
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause
+      if (!clause && statement.moduleSpecifier) {
+        const inner = sourceExports(sourceOf(file, statement.moduleSpecifier.text), seen)
+        for (const name of inner.values) (statement.isTypeOnly ? result.types : result.values).add(name)
+        for (const name of inner.types) result.types.add(name)
+      } else if (clause && ts.isNamedExports(clause)) {
+        for (const element of clause.elements)
+          (statement.isTypeOnly || element.isTypeOnly ? result.types : result.values).add(element.name.text)
+      }
+    } else if (
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
+      exported(statement) &&
+      statement.name
+    ) {
+      result.values.add(statement.name.text)
+    } else if (ts.isVariableStatement(statement) && exported(statement)) {
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) result.values.add(declaration.name.text)
+    }
   }
-  return names
+  return result
+}
+
+/** The names a source module exports as types only (never as a value, by any of its exports). */
+function typeOnlyExports(sourceFile) {
+  const { values, types } = sourceExports(sourceFile)
+  return new Set([...types].filter((name) => !values.has(name)))
 }
 
 /** The declaration text with the `names` of its `export { … }` statements moved to `export type`. */

@@ -13,6 +13,13 @@ import { closestFlag } from './flag-problems.js'
 /** The prefix of every variable this module reads. */
 export const ENV_PREFIX = 'RESELLER_MOCK_'
 
+/**
+ * Variables of the prefix that belong to the mock's clients, not to the server: `RESELLER_MOCK_URL`
+ * tells test code where a running mock is (docs/parallel-tests.md). The server ignores them, so one
+ * CI variable can reach the tests and a service container alike.
+ */
+const CLIENT_VARIABLES = new Set(['RESELLER_MOCK_URL'])
+
 /** Flags that are questions to the CLI rather than settings of the server: no variable. */
 const NOT_SETTINGS = new Set(['help', 'version'])
 
@@ -55,7 +62,7 @@ export function flagsFromEnvironment(
   const args: string[] = []
   const variables = new Map<string, string>()
   for (const [variable, raw] of Object.entries(env)) {
-    if (!variable.startsWith(ENV_PREFIX) || raw === undefined) continue
+    if (!variable.startsWith(ENV_PREFIX) || raw === undefined || CLIENT_VARIABLES.has(variable)) continue
     const name = byVariable.get(variable)
     if (name === undefined) {
       const flag = variable.slice(ENV_PREFIX.length).toLowerCase().replaceAll('_', '-')

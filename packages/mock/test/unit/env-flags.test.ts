@@ -67,6 +67,13 @@ describe('flagsFromEnvironment', () => {
     })
   })
 
+  test('ignores RESELLER_MOCK_URL: where test code finds a running mock, not a setting', () => {
+    expect(read({ RESELLER_MOCK_URL: 'http://127.0.0.1:4010', RESELLER_MOCK_PORT: '0' })).toEqual({
+      args: ['--port=0'],
+      variables: new Map([['port', 'RESELLER_MOCK_PORT']]),
+    })
+  })
+
   test('refuses a RESELLER_MOCK_* name that is no setting, with the one it likely meant, help and version included', () => {
     expect(() => read({ RESELLER_MOCK_PROT: '4010' })).toThrow(
       'RESELLER_MOCK_PROT is not a setting of reseller-mock (did you mean RESELLER_MOCK_PORT?); the variables are RESELLER_MOCK_PORT, RESELLER_MOCK_ALLOWED_HOST, RESELLER_MOCK_INSECURE_WEBHOOKS',
