@@ -16,7 +16,9 @@ const alias = [
  * - `mock:unit`: one module on its own (store, table, clock, router, parsers), no server, no child process;
  * - `mock:api`: the mock through its public surface (createMockApi, mock.fetch, MSW handlers, listen());
  * - `mock:process`: tests that start the CLI or another child process.
- * The Chromium tests (test/browser) run with `pnpm test:browser` (vitest.browser.config.ts at the root).
+ * The Chromium tests (test/browser) run with `pnpm test:browser` (vitest.browser.config.ts at the root),
+ * the black-box suite (test/blackbox) with `pnpm test:blackbox`, the image under podman
+ * (test/container) with scripts/container-check.sh (vitest.container.config.ts).
  */
 export const projects: TestProjectInlineConfiguration[] = ['unit', 'api', 'process'].map((level) => ({
   resolve: { alias },

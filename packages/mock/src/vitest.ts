@@ -25,6 +25,7 @@
  */
 import { ResellerApi, type ResellerApiOptions } from '@reseller-api/sdk'
 import { test as vitestTest } from 'vitest'
+import { ControlError as MockControlError } from './control/client.js'
 import { connectMock, type MockNamespace } from './control/connect.js'
 import { createMockApi, type MockApi, type MockApiOptions } from './node.js'
 import { demoSeed } from './seed/demo.js'
@@ -76,6 +77,23 @@ function remoteUrl(): string | undefined {
   return url === undefined || url === '' ? undefined : url
 }
 
+/** What went wrong making a test's namespace, naming the variable that pointed there. */
+function remoteFailure(url: string, error: unknown): unknown {
+  if (!(error instanceof MockControlError)) return error
+  const hint =
+    error.code === 'not_found'
+      ? 'it serves no namespaces: is it a reseller-mock of this version, and is the URL its root?'
+      : error.message
+  return new MockControlError(
+    error.status,
+    error.code,
+    `${MOCK_URL_VARIABLE}=${url}: cannot make this test's namespace: ${hint}`,
+    error.request,
+    error.fields,
+    { cause: error },
+  )
+}
+
 /** A label naming the test in the server's namespace list and inspector. */
 function labelOf(name: string): string {
   const label = `vitest: ${name}`
@@ -97,11 +115,15 @@ export function createMockTest(options: MockTestOptions = {}) {
       if (url !== undefined) {
         // The server's flags (--insecure-webhooks, --journal-limit) hold for its namespaces; the
         // seed and the id generator's seed are each namespace's own.
-        const namespace = await connectMock(url).namespaces.create({
-          ...(mockOptions.seed !== undefined && { seed: mockOptions.seed }),
-          ...(mockOptions.randomSeed !== undefined && { randomSeed: mockOptions.randomSeed }),
-          label: labelOf(task.name),
-        })
+        const namespace = await connectMock(url)
+          .namespaces.create({
+            ...(mockOptions.seed !== undefined && { seed: mockOptions.seed }),
+            ...(mockOptions.randomSeed !== undefined && { randomSeed: mockOptions.randomSeed }),
+            label: labelOf(task.name),
+          })
+          .catch((error: unknown) => {
+            throw remoteFailure(url, error)
+          })
         // vitest runs what follows `use` when the test ends, passed or failed.
         await use(namespace)
         await namespace.delete()

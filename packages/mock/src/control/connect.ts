@@ -9,6 +9,7 @@ import type { Ticket, TicketStatus } from '@reseller-api/sdk/schemas'
 import type * as z from 'zod/mini'
 import type { FaultJson, FaultSpec } from '../faults/schema.js'
 import type { JournalEntry, JournalFilter } from '../journal/schema.js'
+import type { SeedInput } from '../seed/schema.js'
 import type { ClockState } from '../state/clock.js'
 import { type ControlClient, type ControlClientOptions, ControlError, createControlClient } from './client.js'
 import type { DeliveryView, NamespaceCreated, NamespaceKey, NamespaceView } from './schemas.js'
@@ -103,7 +104,7 @@ export interface NamespaceOptions {
   /** `^[a-z0-9][a-z0-9-]{0,62}$`; default: one the server makes (`ns-` and 12 letters or digits). */
   id?: string
   /** Its seed (the seed format of docs/running-the-mock.md); default: the server's own seed. */
-  seed?: object
+  seed?: SeedInput
   /** Seed of its id generator, as `createMockApi({ randomSeed })`; default: a fresh mock's. */
   randomSeed?: string | number
   /** Deleted after this long without a request under its URL: 60 to 2,592,000 s, default 3,600. */

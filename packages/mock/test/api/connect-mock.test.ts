@@ -33,6 +33,8 @@ describe('connectMock', () => {
     const mock = connectMock(served.baseUrl, { fetch: served.fetch })
     const clock = await mock.clock.get()
     expect(clock).toEqual({ now: expect.stringMatching(/Z$/), offset_ms: served.clock.offsetMs })
+    // In process, the same name reads the same object.
+    expect(served.clock.get()).toEqual(served.clock.state())
     const uuid = (await mock.state()).tables.tickets[0]!.uuid
     expect(await mock.tickets.setStatus(uuid, 'closed')).toMatchObject({ uuid, status: 'closed' })
     expect(await mock.deliveries.list()).toEqual([])

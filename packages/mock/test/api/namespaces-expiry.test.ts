@@ -7,6 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Standalone, startStandalone } from '../../src/server/host/standalone.js'
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Json = any
+
 let now = Date.UTC(2026, 0, 15, 9, 30)
 let server: Standalone
 
@@ -22,7 +25,7 @@ async function call(method: string, path: string, body?: unknown) {
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: response.status, body: (await response.json()) as { data?: any; error?: any } }
+  return { status: response.status, body: (await response.json()) as { data?: Json; error?: Json } }
 }
 
 describe('a namespace', () => {

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../../scripts/lib/chromium.js'
 import { assertBuilt, type CliRun, startCli } from '../helpers/cli.js'
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Json = any
+
 const KEY = 'svc_live_acme_full'
 
 let cli: CliRun & { url: string }
@@ -63,7 +66,7 @@ describe("a namespace's inspector", () => {
     await page.locator('#advance-notice', { hasText: 'done' }).waitFor()
     const clocks = await Promise.all(
       [nsUrl, cli.url].map(
-        async (base) => ((await (await fetch(`${base}/__mock/clock`)).json()) as any).data.offset_ms,
+        async (base) => ((await (await fetch(`${base}/__mock/clock`)).json()) as Json).data.offset_ms,
       ),
     )
     expect(clocks[0]).toBeGreaterThan(0)

@@ -1,8 +1,8 @@
 // The image under a real container engine, started by Testcontainers (scripts/container-check.sh
 // runs it through podman's Docker-compatible socket): the wait on the ready line, a namespace per
 // test through the vitest fixture's remote mode, the state file in /data written by user 10001 and
-// kept across a restart, and a stop that exits 0. Host networking bound to 127.0.0.1, as the
-// machines of this project's CI need (docs/parallel-tests.md, "Testcontainers").
+// kept across a restart (namespaces included), and a stop that exits 0. Host networking bound to
+// 127.0.0.1, as the machines of this project's CI need (docs/parallel-tests.md, "Testcontainers").
 import { createServer } from 'node:net'
 import { ResellerApi } from '@reseller-api/sdk'
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers'
@@ -125,20 +125,35 @@ describe.concurrent('a namespace per test, tests concurrent', () => {
 })
 
 describe('the image', () => {
-  vitestTest('keeps its state in /data/state.db, written by user 10001, across a restart', async () => {
-    const started = container!
-    const root = connectMock(url)
-    const api = new ResellerApi({ apiKey: 'svc_live_acme_full', baseUrl: url })
-    await api.hosting.create(501, { domain: 'kept.example', whm_package: 'starter' })
+  vitestTest(
+    'keeps its state and its namespaces in /data/state.db, written by user 10001, across a restart',
+    async () => {
+      const started = container!
+      const root = connectMock(url)
+      await new ResellerApi({ apiKey: 'svc_live_acme_full', baseUrl: url }).hosting.create(501, {
+        domain: 'kept.example',
+        whm_package: 'starter',
+      })
+      const kept = await root.namespaces.create({ id: 'kept-across-restart', label: 'kept' })
+      await new ResellerApi({ apiKey: kept.keys[0]!.key, baseUrl: kept.url }).hosting.create(501, {
+        domain: 'kept-in-namespace.example',
+        whm_package: 'starter',
+      })
 
-    const owners = await ownersInTar(await started.copyArchiveFromContainer('/data'))
-    vitestExpect(owners.get('data/state.db')).toBe(10001)
+      const owners = await ownersInTar(await started.copyArchiveFromContainer('/data'))
+      vitestExpect(owners.get('data/state.db')).toBe(10001)
 
-    await started.restart({ timeout: 20_000 })
-    await readyLines(started, 2)
-    const domains = (await root.state()).tables.accounts.map((row) => row.domain)
-    vitestExpect(domains).toContain('kept.example')
-  })
+      await started.restart({ timeout: 20_000 })
+      await readyLines(started, 2)
+      const domains = async (mock: { state(): Promise<{ tables: { accounts: { domain: string }[] } }> }) =>
+        (await mock.state()).tables.accounts.map((row) => row.domain)
+      vitestExpect(await domains(root)).toContain('kept.example')
+      vitestExpect(await domains(root)).not.toContain('kept-in-namespace.example')
+      vitestExpect((await root.namespaces.get('kept-across-restart')).label).toBe('kept')
+      vitestExpect(await domains(connectMock(kept.url))).toContain('kept-in-namespace.example')
+      await kept.delete()
+    },
+  )
 
   vitestTest('stops on SIGTERM with exit code 0', async () => {
     const id = container!.getId()

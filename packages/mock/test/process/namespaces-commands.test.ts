@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, type CliRun, runCli, spawnCli, startCli, waitForLine } from '../helpers/cli.js'
 import { startVerifyingReceiver } from '../helpers/webhooks.js'
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Json = any
+
 const KEY = 'svc_live_acme_full'
 const SECRET = 'whsec_namespace_loop'
 let dir: string
@@ -22,7 +25,7 @@ const cli = (args: string[]) => runCli(args, 90_000)
 
 async function get(url: string, key?: string) {
   const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} })
-  return (await response.json()) as { data: any }
+  return (await response.json()) as { data: Json }
 }
 
 beforeAll(async () => {

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, type CliRun, startCli } from '../helpers/cli.js'
 import { startReceiver } from '../helpers/webhooks.js'
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Json = any
+
 const KEY = 'svc_live_acme_full'
 let cli: CliRun & { url: string }
 let A: string
@@ -22,7 +25,10 @@ async function call(base: string, method: string, path: string, body?: unknown, 
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: response.status, body: (await response.json()) as { data?: any; error?: any; meta?: any } }
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: Json; error?: Json; meta?: Json },
+  }
 }
 
 const api = (base: string, method: string, path: string, body?: unknown) =>

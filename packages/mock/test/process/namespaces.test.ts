@@ -8,6 +8,9 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, CLI, type CliRun, runCli, spawnProcess, startCli, waitForLine } from '../helpers/cli.js'
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
+type Json = any
+
 const KEY = 'svc_live_acme_full'
 const JSON_TYPE = { 'content-type': 'application/json' }
 
@@ -19,7 +22,7 @@ interface Answer {
   headers: Headers
   body: {
     success: boolean
-    data?: any
+    data?: Json
     error?: { code: string; message: string; fields?: Record<string, string[]> }
   }
 }
@@ -47,7 +50,7 @@ async function call(
 
 /** A request sent with its path exactly as written (`fetch` would resolve `..` first). */
 function rawGet(url: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+  return new Promise<{ status: number; body: Json }>((resolve, reject) => {
     const { hostname, port } = new URL(url)
     const req = request({ hostname, port, path, method: 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = []
@@ -220,7 +223,7 @@ describe('GET and DELETE /__mock/namespaces', () => {
     expect((await call(cli.url, 'GET', '/api/v1/reseller/whm/usage', undefined, KEY)).status).toBe(200)
   })
 
-  it('answers 404 namespace_not_found, naming the id and saying it may have expired, to get, delete and any path under it', async () => {
+  it('answers 404 namespace_not_found, naming the id and saying it may have expired, to get, delete and Json path under it', async () => {
     for (const [method, path] of [
       ['GET', '/__mock/namespaces/nobody'],
       ['DELETE', '/__mock/namespaces/nobody'],

@@ -52,6 +52,8 @@ export interface RegistryOptions {
   /** Real time in ms; default `Date.now`. */
   now?: () => number
   store?: NamespaceStore
+  /** Where a failed deletion of an expired namespace is reported (it is tried again). */
+  warn?: (line: string) => void
 }
 
 /** What `POST /__mock/namespaces` asks for, checked. */
@@ -162,11 +164,16 @@ export class NamespaceRegistry {
     this.#startSweeper()
   }
 
+  /** Real time as the registry reads it. */
+  now(): number {
+    return this.#now()
+  }
+
   /** The namespace `id`, unless it does not exist or has expired (then it is deleted now). */
   get(id: string): Namespace | undefined {
     const namespace = this.#byId.get(id)
     if (namespace && namespace.record.expiresAtMs <= this.#now()) {
-      this.delete(id)
+      this.#expire(id)
       return undefined
     }
     return namespace
@@ -191,14 +198,25 @@ export class NamespaceRegistry {
     this.#options.store?.renewed(record)
   }
 
-  /** Deletes the namespace `id`; whether there was one. */
+  /** Deletes the namespace `id`; whether there was one. Throws (and keeps it) when the state file cannot record it. */
   delete(id: string): boolean {
     const namespace = this.#byId.get(id)
     if (!namespace) return false
+    this.#options.store?.deleted(id)
     this.#byId.delete(id)
     namespace.mock.close()
-    this.#options.store?.deleted(id)
     return true
+  }
+
+  /** Deletes an expired namespace; a failed write is reported and tried again at the next sweep. */
+  #expire(id: string): void {
+    try {
+      this.delete(id)
+    } catch (error) {
+      this.#options.warn?.(
+        `reseller-mock: could not delete the expired namespace ${id}: ${(error as Error).message}`,
+      )
+    }
   }
 
   /** Deletes every namespace; how many there were. */
@@ -211,7 +229,7 @@ export class NamespaceRegistry {
   /** Deletes every namespace whose expiry has passed. */
   sweep(): void {
     const now = this.#now()
-    for (const [id, namespace] of this.#byId) if (namespace.record.expiresAtMs <= now) this.delete(id)
+    for (const [id, namespace] of this.#byId) if (namespace.record.expiresAtMs <= now) this.#expire(id)
   }
 
   /** Stops serving: every namespace's deliveries and timers stop; nothing is deleted (the state file keeps them). */

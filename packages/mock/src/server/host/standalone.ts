@@ -14,8 +14,9 @@ import { seedDigest } from '../state-file/schema.js'
 import { StateSync } from '../state-file/sync.js'
 import { hostMock, type KeyInfo, keysOf } from './hosted-mock.js'
 import { namespaceAnswer } from './namespace-routes.js'
-import { DEFAULT_MAX_NAMESPACES, type NamespaceRecord, NamespaceRegistry } from './namespaces.js'
+import type { NamespaceRegistry } from './namespaces.js'
 import { createHostRouter } from './router.js'
+import { hostNamespaces } from './standalone-namespaces.js'
 import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
 
 export { StateFileError } from '../state-file/path.js'
@@ -199,32 +200,18 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   // Pending deliveries of the saved state are due again: at once if their time has passed.
   if (opened?.saved) dispatcher.resume()
 
-  // The namespaces' seed when a creation gives none: the server's own, parsed once for all of them.
-  let serverSeed: { value: SeedInput | undefined } | undefined
-  const namespaceSeed = () => {
-    serverSeed ??= { value: choice.seed() }
-    return serverSeed.value
-  }
-  const buildNamespace = (record: NamespaceRecord, seed: SeedInput | undefined) =>
-    hostMock(
-      assembleMock({
-        insecureWebhooks,
-        journalLimit: options.journalLimit,
-        seed: seed ?? namespaceSeed(),
-        randomSeed: record.randomSeed,
-        // Its own path, which the Link of a deprecated route and its OpenAPI document's `servers` carry.
-        baseUrl: `http://localhost/ns/${record.id}`,
-      }),
-      { ...hostSettings, basePath: `/ns/${record.id}`, logPrefix: `[${record.id}] `, lazyInspector: true },
-    )
-  const namespaces = new NamespaceRegistry({
-    max: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
-    build: buildNamespace,
-    now: options.namespaceClock,
+  const hosted = hostNamespaces({
+    ...hostSettings,
+    journalLimit: options.journalLimit,
+    serverSeed: choice.seed,
+    maxNamespaces: options.maxNamespaces,
+    namespaceClock: options.namespaceClock,
+    db: opened?.db,
   })
+  const namespaces = hosted.registry
 
   const stop = (exiting = false) => {
-    namespaces.close()
+    hosted.close()
     root.close()
     sync?.close(warn, { settle: !exiting })
   }
@@ -244,7 +231,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       ...root.extension,
       close() {
         root.extension.close()
-        namespaces.close()
+        hosted.close()
       },
     },
     createHostRouter(namespaces),

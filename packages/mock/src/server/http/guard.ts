@@ -215,12 +215,15 @@ export function createGuard(options: GuardOptions): Guard {
     // An absolute-form target names the host the request is for (RFC 9112 §3.2.2): judged the same way.
     if (authority !== undefined && !hostAllowed(authority))
       return refuseHost(authority, 'request target host')
+    const origin = req.headers.origin
+    // Only a browser's request carries either: the common request pays no path test.
+    const crossSite = origin === undefined && req.headers['sec-fetch-site'] === 'cross-site'
+    if (origin === undefined && !crossSite) return undefined
     // A namespace's paths (`/ns/{id}/api/…`, `/ns/{id}/__mock/…`) are guarded as the root's are.
     const own = path.startsWith('/ns/') ? belowNamespace(path) : path
     const api = own.startsWith('/api/')
     if (api || own === '/__mock' || own.startsWith('/__mock/')) {
       const what = api ? 'the API answers' : 'the control endpoints answer'
-      const origin = req.headers.origin
       const ownHost = authority ?? header
       if (origin !== undefined && !originAllowed(origin, ownHost)) {
         return refuse(
@@ -230,7 +233,7 @@ export function createGuard(options: GuardOptions): Guard {
         )
       }
       // With an Origin, the rule above decided; without one, the browser's own word counts.
-      if (origin === undefined && req.headers['sec-fetch-site'] === 'cross-site') {
+      if (crossSite) {
         return refuse(
           403,
           'cross_origin',

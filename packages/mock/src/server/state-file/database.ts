@@ -345,6 +345,15 @@ export class StateDatabase {
     }
   }
 
+  /** The connection (read-only until locked), for the namespaces' part of the file (`namespaces.ts`). */
+  get connection(): DatabaseSync {
+    return this.#db
+  }
+  /** Runs `write` as one transaction (the namespaces' writes, once the file is locked). */
+  transaction(write: () => void): void {
+    this.#transaction(write)
+  }
+
   /** The statements that write, once the file is locked. */
   get #write(): Writer {
     if (!this.#writer) throw new Error(`the state file ${this.path} is not locked for writing`)

@@ -19,6 +19,12 @@ import {
   type WholeState,
 } from './database.js'
 
+/**
+ * Where a {@link StateSync} writes: the state database (the root mock), or one namespace's part of
+ * it (`namespaces.ts`).
+ */
+export type SyncTarget = Pick<StateDatabase, 'path' | 'writeChange' | 'writeAll' | 'writeClock' | 'close'>
+
 /** A write waiting for its turn: a change, the whole state (a reset), or a clock advance alone. */
 type PendingWrite = { change: SerializedChange } | { whole: true } | { clockOffsetMs: number }
 
@@ -54,7 +60,7 @@ export function wholeStateOf(store: Store): WholeState {
 
 /** Writes a store's commits to its state database; see the module comment. */
 export class StateSync {
-  readonly #db: StateDatabase
+  readonly #db: SyncTarget
   readonly #store: Store
   readonly #clock: Clock
   readonly #keyOf: KeyOf
@@ -67,7 +73,7 @@ export class StateSync {
   #savedOffset: number
   #unsubscribe: (() => void) | undefined
 
-  constructor(db: StateDatabase, store: Store, clock: Clock, seedJson: () => string) {
+  constructor(db: SyncTarget, store: Store, clock: Clock, seedJson: () => string) {
     this.#db = db
     this.#store = store
     this.#clock = clock
