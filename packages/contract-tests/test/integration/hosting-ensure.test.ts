@@ -145,6 +145,23 @@ describe('api.hosting.ensure', () => {
     ).toEqual([201, 422])
   })
 
+  it("over the standalone server's sockets: drop 'after' and drop 'before' each end with one account", async () => {
+    const mock = newMock()
+    const server = await mock.listen({ port: 0 })
+    try {
+      const api = new ResellerApi({ apiKey: KEYS.live, baseUrl: server.url, maxRetries: 0 })
+      mock.faults.add({ match: { method: 'POST', route: HOSTING }, drop: 'after', times: 1 })
+      const after = await api.hosting.ensure(501, { domain: 'socket-after.example', ...STARTER })
+      mock.faults.add({ match: { method: 'POST', route: HOSTING }, drop: 'before', times: 1 })
+      const before = await api.hosting.ensure(502, { domain: 'socket-before.example', ...STARTER })
+      expect([after.created, before.created]).toEqual([false, true])
+      expect(accountsOf(mock, 'socket-after.example')).toHaveLength(1)
+      expect(accountsOf(mock, 'socket-before.example')).toHaveLength(1)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a refused connection (not_sent): it creates again without looking', async () => {
     const mock = newMock()
     let refused = false
