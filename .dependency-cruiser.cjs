@@ -8,7 +8,7 @@ const MOCK = '^packages/mock/src'
 /** Node's built-in modules, as dependency-cruiser names them (`http`, `fs/promises`: no `node:`). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.filter((name) => !name.startsWith('_')).join('|')})$`
 /** The mock's layers above domain/ and state/: what those two may never import. */
-const UPPER = `${MOCK}/(routing|handlers|server|webhooks|inspector|cli)/|${MOCK}/(cli|context|mock-api|controls|node|index|vitest)\\.ts$`
+const UPPER = `${MOCK}/(routing|handlers|server|webhooks|inspector|cli)/|${MOCK}/(cli|context|mock-api|create-mock-api|controls|node|index|vitest)\\.ts$`
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -7,8 +7,17 @@
 //    of Node 24 runs a CommonJS main only); the subcommands' dynamic imports are bundled with it.
 // 2. The inspector's built script and style (packages/mock/dist/inspector/) become SEA assets,
 //    read with `node:sea`'s getAsset: the binary reads nothing beside itself at run time.
-// 3. `node --experimental-sea-config` writes the blob (with V8's code cache, for start time), and
-//    postject injects it into a copy of the Node binary (its symbol table stripped when `strip` exists).
+// 3. The bundle is an asset too, run by scripts/sea-main.cjs (the SEA's main) with V8's code cache
+//    of a start: a training run of that main under the workspace's Node starts the server on the
+//    demo seed and writes the cache once the server is ready, so it holds every function a start
+//    runs (Node's `useCodeCache` holds only the top level: a start still compiled most of its code).
+// 4. `node --experimental-sea-config` writes the blob, and postject injects it into a copy of the
+//    Node binary (its symbol table stripped when `strip` exists).
+// The same commit, Node and machine give the same bytes (docs/without-node.md): V8 lays out a code
+// cache by string hashes, whose seed is random, and a second thread's timing can shift that, so the
+// training run is `--predictable --random-seed=…` (one thread, a fixed seed). V8 refuses a code
+// cache made under other flags than its own, but leaves these two out of that check, so the binary
+// runs with none (a flag such as `--hash-seed` would also void the code cache of Node's own modules).
 // Then it prints the time to the ready line of the binary beside the npm CLI's (docs/without-node.md);
 // BUILD_BINARY_NO_TIMING=1 skips that.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -36,19 +45,22 @@ const mac = process.platform === 'darwin'
 const binary = join(outDir, windows ? 'reseller-mock.exe' : 'reseller-mock')
 const require = createRequire(import.meta.url)
 
-/** The name SEA assets are stored under → the built file. inspector-page.ts reads `inspector/<name>`. */
+/** The name SEA assets are stored under → the built file. server/inspector/page.ts reads `inspector/<name>`. */
 const ASSETS = {
   'inspector/app.js': join(mockDir, 'dist/inspector/app.js'),
   'inspector/app.css': join(mockDir, 'dist/inspector/app.css'),
 }
 
 /**
- * esbuild warnings the build accepts, by file: everything else fails it. inspector-page.ts keeps
+ * esbuild warnings the build accepts, by file: everything else fails it. server/inspector/page.ts keeps
  * `import.meta.url` for the npm package's files, behind a `node:sea` branch that the binary takes.
  */
-const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/server/inspector-page.ts' }]
+const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/server/inspector/page.ts' }]
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
+
+/** The training run's V8 flags: a reproducible code cache, which V8 takes in a run without them. */
+const TRAINING_FLAGS = ['--predictable', '--random-seed=1']
 
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
@@ -78,6 +90,8 @@ async function bundle(outfile) {
   const result = await build({
     entryPoints: [join(mockDir, 'src/cli.ts')],
     tsconfig: join(mockDir, 'tsconfig.build.json'),
+    // Module names in the bundle (kept by keepNames) are relative to this: the same from any cwd.
+    absWorkingDir: root,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -146,14 +160,22 @@ try {
   // Named as stack traces of an unexpected failure show it: `reseller-mock.cjs:LINE:COLUMN`.
   const main = join(work, 'reseller-mock.cjs')
   const inputs = await bundle(main)
+  const seaMain = join(work, 'sea-main.cjs')
+  copyFileSync(join(root, 'scripts/sea-main.cjs'), seaMain)
+  const cache = join(work, 'reseller-mock.cjs.cache')
+  // The training run: the server's start on the demo seed, in an empty environment, as a user's.
+  execFileSync(node, [...TRAINING_FLAGS, seaMain, main, cache, '--port', '0', '--quiet'], {
+    cwd: work,
+    env: {},
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  })
   const blob = join(work, 'sea.blob')
   const config = {
-    main: 'reseller-mock.cjs',
+    main: 'sea-main.cjs',
     output: 'sea.blob',
     disableExperimentalSEAWarning: true,
-    // V8's compiled code rides in the blob: a start skips compiling the bundle.
-    useCodeCache: true,
-    assets: ASSETS,
+    assets: { ...ASSETS, 'reseller-mock.cjs': main, 'reseller-mock.cjs.cache': cache },
   }
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
   execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
@@ -189,7 +211,7 @@ try {
   console.log(
     `${relative(root, binary)}: ${mib(statSync(binary).size)}, Node ${nodeVersion} ` +
       `(${process.platform}-${process.arch}), ${inputs} modules bundled (${mib(statSync(main).size)}), ` +
-      `${Object.keys(ASSETS).length} assets`,
+      `code cache of a start ${mib(statSync(cache).size)}, ${Object.keys(ASSETS).length} inspector assets`,
   )
   if (process.env.BUILD_BINARY_NO_TIMING === undefined) {
     const runs = 7

@@ -223,6 +223,11 @@ try {
   ])
   sh('umoci', ['tag', '--image', image, version])
   sh('umoci', ['gc', '--layout', layout])
+  // umoci writes index.json and the blobs 0600: readable by all, as any published image's files
+  // (`skopeo inspect` or `docker load` by another user of the machine).
+  for (const entry of readdirSync(layout, { recursive: true, withFileTypes: true })) {
+    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644)
+  }
 
   // What a registry pull transfers: the manifest, the config and the gzip layer.
   const index = JSON.parse(readFileSync(join(layout, 'index.json'), 'utf8'))
@@ -241,6 +246,7 @@ try {
     `oci:${layout}:latest`,
     `docker-archive:${dockerArchive}:reseller-mock:${version}`,
   ])
+  chmodSync(dockerArchive, 0o644)
 
   console.log(
     `${relative(root, layout)}: OCI image layout, tags latest and ${version}, manifest ${manifestRef.digest}`,

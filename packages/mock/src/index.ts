@@ -11,6 +11,20 @@
  * @packageDocumentation
  */
 
+export { ControlError as MockControlError, type ControlFailure } from './control/client.js'
+export {
+  type ConnectedMock,
+  type ConnectMockOptions,
+  connectMock,
+  type MockNamespace,
+  type MockNamespaceInfo,
+  type MockNamespaceKey,
+  type MockNamespaces,
+  type NamespaceOptions,
+  type RemoteFault,
+  type RemoteMock,
+} from './control/connect.js'
+export type { DeliveryView } from './control/schemas.js'
 export type {
   EmitEventInput,
   EmittedEvent,
@@ -20,22 +34,18 @@ export type {
   ResellerEmitInput,
   StaffReplyResult,
 } from './controls.js'
+export { createMockApi } from './create-mock-api.js'
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
 export type { Fault, MockFaults } from './faults/api.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'
 export type { MockRequests } from './journal/api.js'
 export { JournalEntry, JournalFilter, JournalResponse } from './journal/schema.js'
-export {
-  createMockApi,
-  DEFAULT_BASE_URL,
-  type MockApi,
-  type MockApiOptions,
-} from './mock-api.js'
+export { DEFAULT_BASE_URL, type MockApi, type MockApiOptions } from './mock-api.js'
 export type { MockHandler, MockRequest, MockResponse } from './routing/types.js'
 export { demoSeed } from './seed/demo.js'
 export { parseSeed, type Seed, SeedError, type SeedInput, type SeedIssue, seedSchema } from './seed/schema.js'
-export type { ListenOptions, RunningServer } from './server/options.js'
+export type { ListenOptions, RunningServer } from './server/http/options.js'
 export type { Clock, ClockState } from './state/clock.js'
 export type {
   DbFindManyOptions,

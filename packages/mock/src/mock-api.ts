@@ -1,6 +1,9 @@
 /**
- * `createMockApi` and what it returns, shared by the package's two entries: the default one
- * (browsers, edge runtimes; `listen` rejects) and the `node` one (`listen` serves over node:http).
+ * What `createMockApi` returns, shared by the package's two entries: the default one (browsers,
+ * edge runtimes; `listen` rejects) and the `node` one (`listen` serves over node:http), and the
+ * assembly of a mock. `createMockApi` itself is `create-mock-api.ts`: it brings msw and @msw/data
+ * for `mock.handlers` and `mock.db`, which the standalone server, assembling its mock here, never
+ * loads (their evaluation was a third of its start).
  */
 import type { HttpHandler } from 'msw'
 import { createContext, type MockContext } from './context.js'
@@ -17,13 +20,13 @@ import { createMockRequests, type MockRequests } from './journal/api.js'
 import { parseBaseUrl } from './routing/base-url.js'
 import { createHandle } from './routing/core.js'
 import { createFetch } from './routing/fetch.js'
-import { createMswHandlers } from './routing/msw.js'
+import type { createMswHandlers } from './routing/msw.js'
 import type { CoreHandler, MockHandler } from './routing/types.js'
 import { demoSeed } from './seed/demo.js'
 import type { SeedInput } from './seed/schema.js'
-import type { ListenOptions, RunningServer } from './server/options.js'
+import type { ListenOptions, RunningServer } from './server/http/options.js'
 import { type Clock, createClock } from './state/clock.js'
-import { createDb, type MockDb } from './state/db.js'
+import type { createDb, MockDb } from './state/db.js'
 import { DEFAULT_RANDOM_SEED } from './state/random.js'
 
 /** Base URL of a mock created without `baseUrl`. */
@@ -126,8 +129,8 @@ export interface AssembledMock {
   answer: CoreHandler
 }
 
-/** `listen` where no server can run: rejects with what to do instead. */
-const listenUnavailable: ListenImpl = () =>
+/** `listen` where no server can run: rejects with what to do instead. @internal */
+export const listenUnavailable: ListenImpl = () =>
   Promise.reject(
     new Error(
       'mock.listen() needs node:http, which this build of @reseller-api/mock leaves out: it was ' +
@@ -136,14 +139,20 @@ const listenUnavailable: ListenImpl = () =>
     ),
   )
 
-/** Creates a mock of the API with its own state, loaded from `seed` (default: the demo seed). */
-export function createMockApi(options: MockApiOptions = {}): MockApi {
-  return buildMockApi(options, listenUnavailable)
+/** How `mock.handlers` and `mock.db` are built (`create-mock-api.ts` gives them). @internal */
+export interface MockViews {
+  handlers: typeof createMswHandlers
+  db: typeof createDb
 }
 
-/** {@link createMockApi} with a given `listen` (the `node` entry passes the node:http server). @internal */
-export function buildMockApi(options: MockApiOptions, listenImpl: ListenImpl): MockApi {
-  return assembleMock(options, listenImpl).mock
+/** Views of a mock assembled without them (the standalone server): asking for one says so. */
+const VIEWS_UNAVAILABLE: MockViews = {
+  handlers: () => {
+    throw new Error('mock.handlers: this mock was assembled without MSW handlers (createMockApi builds them)')
+  },
+  db: () => {
+    throw new Error('mock.db: this mock was assembled without it (createMockApi builds it)')
+  },
 }
 
 /** {@link MockApiOptions} and what only the standalone server passes. @internal */
@@ -157,11 +166,13 @@ export interface AssembleOptions extends MockApiOptions {
 
 /**
  * A mock with its context, for the code that serves it (the standalone server, tests of the
- * inside). `listen` rejects unless `listenImpl` is given. @internal
+ * inside). `listen` rejects unless `listenImpl` is given, `mock.handlers` and `mock.db` throw
+ * unless `views` are. @internal
  */
 export function assembleMock(
   options: AssembleOptions,
   listenImpl: ListenImpl = listenUnavailable,
+  views: MockViews = VIEWS_UNAVAILABLE,
 ): AssembledMock {
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
   const clock = createClock()
@@ -185,11 +196,11 @@ export function assembleMock(
   const mock: MockApi = {
     baseUrl: base.href,
     get handlers() {
-      handlers ??= createMswHandlers(routes, base, handle)
+      handlers ??= views.handlers(routes, base, handle)
       return handlers
     },
     get db() {
-      db ??= createDb(context.store.tables)
+      db ??= views.db(context.store.tables)
       return db
     },
     fetch: createFetch(handle, base),

@@ -13,7 +13,7 @@ import { control } from '../control/operations.js'
 import type { DeliveryView } from '../control/schemas.js'
 import type { EmitEventInput } from '../control/types.js'
 import { DELIVERIES_HEADER } from '../routing/core.js'
-import { AttemptMessage, QueuedMessage } from '../server/delivery-stream.js'
+import { AttemptMessage, QueuedMessage } from '../server/inspector/delivery-stream.js'
 
 /** The mock at the URL given cannot be reached, or does not answer as a mock: nothing was done. */
 export class MockUnreachableError extends Error {}

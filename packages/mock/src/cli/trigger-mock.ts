@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { ResellerApi } from '@reseller-api/sdk'
 import type { EmitEventInput } from '../control/types.js'
-import type { AttemptMessage, QueuedMessage } from '../server/delivery-stream.js'
+import type { AttemptMessage, QueuedMessage } from '../server/inspector/delivery-stream.js'
 import { commandFailure } from './errors.js'
 import type { Style } from './event-names.js'
 import {

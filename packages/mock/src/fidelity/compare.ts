@@ -5,7 +5,7 @@
  */
 import { keyMode } from '@reseller-api/sdk/schemas'
 import { createControlClient } from '../control/client.js'
-import { createMockApi } from '../mock-api.js'
+import { createMockApi } from '../create-mock-api.js'
 import type { SeedInput } from '../seed/schema.js'
 import { compareExchange, type Exchange, IdMap, type OpenApiLike, type StepResult } from './engine.js'
 import { ImportError, type ImportedKey, importAccount, knownValues } from './import.js'

@@ -3,8 +3,7 @@
  * and how much of a failure the receiver's owner may see (see {@link DeliverySender.send}).
  */
 import { signPayload } from '@reseller-api/sdk/webhooks'
-import { bypass } from 'msw'
-import { targetProblem, urlProblem } from '../domain/target-policy.js'
+import { attemptRefusal, urlProblem } from '../domain/target-policy.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 import { type DeliveryStyle, type DeliveryTarget, type DispatcherOptions, OPAQUE_FAILURE } from './types.js'
 
@@ -46,9 +45,11 @@ export class DeliverySender {
   ): Promise<AttemptResult> {
     const route = this.#reach(target.url, style)
     if ('refused' in route) return { ok: false, httpStatus: null, error: route.refused, durationMs: 0 }
+    // msw loaded on the first delivery that needs its mark: the standalone server never loads it.
+    const request = this.#markBypass ? (await import('msw')).bypass : undefined
     const result = await attemptDelivery(
       { url: target.url, body, signature: await signPayload(body, target.secret), deliveryId, event },
-      { fetch: route.via, timeoutMs: this.#timeoutMs, request: this.#markBypass ? bypass : undefined },
+      { fetch: route.via, timeoutMs: this.#timeoutMs, request },
     )
     if (!route.opaque || result.ok || result.httpStatus !== null) return result
     return { ...result, error: OPAQUE_FAILURE }
@@ -71,7 +72,7 @@ export class DeliverySender {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: this.#localFetch, opaque: true }
     }
-    const problem = targetProblem(url)
-    return problem ? { refused: `target refused: url ${problem}` } : { via: this.#fetch, opaque: false }
+    const refused = attemptRefusal(url)
+    return refused ? { refused } : { via: this.#fetch, opaque: false }
   }
 }

@@ -7,8 +7,8 @@ import { connect } from 'node:net'
 import { ErrorBody } from '@reseller-api/sdk/schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi } from '../../src/node.js'
-import { answerClientError } from '../../src/server/client-error.js'
-import type { RunningServer } from '../../src/server/listen.js'
+import { answerClientError } from '../../src/server/http/client-error.js'
+import type { RunningServer } from '../../src/server/http/listen.js'
 
 /** Writes `bytes` to the server and collects everything it answers until it closes the connection. */
 function exchange(port: number, bytes: string | Buffer, endAfterWrite = false): Promise<string> {

@@ -3,7 +3,7 @@
 // the request log's lines, and the reseller webhook's test delivery in the history.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/node.js'
-import type { RunningServer } from '../../src/server/listen.js'
+import type { RunningServer } from '../../src/server/http/listen.js'
 import { call, newMock } from '../helpers/mock.js'
 import { startReceiver } from '../helpers/webhooks.js'
 

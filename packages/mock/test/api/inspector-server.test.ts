@@ -4,7 +4,7 @@
 import { signPayload } from '@reseller-api/sdk/webhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/node.js'
-import type { RunningServer } from '../../src/server/listen.js'
+import type { RunningServer } from '../../src/server/http/listen.js'
 import { call } from '../helpers/mock.js'
 import { startReceiver } from '../helpers/webhooks.js'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/node.js'
-import type { RunningServer } from '../../src/server/listen.js'
+import type { RunningServer } from '../../src/server/http/listen.js'
 
 let mock: MockApi
 let server: RunningServer

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startStandalone } from '../../src/server/standalone.js'
+import { startStandalone } from '../../src/server/host/standalone.js'
 import { LATEST_MOCK_TIME_MS } from '../../src/state/clock.js'
 import { KEYS, testSeed } from '../helpers/mock.js'
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { RunningServer } from '../../src/server/listen.js'
+import type { RunningServer } from '../../src/server/http/listen.js'
 import { assertBuilt, CLI, type CliRun, runCli, spawnCli, waitForLine } from '../helpers/cli.js'
 import { KEYS, newMock } from '../helpers/mock.js'
 import { editJson, rawRequest, startTap, type Tap, type TappedAnswer, withLength } from '../helpers/tap.js'
@@ -310,7 +310,7 @@ describe('reseller-mock replay', { timeout: 240_000 }, () => {
   it('exits 2 on a missing cassette, a line it cannot read, or a bad flag', async () => {
     const missing = await runCli(['replay', join(dir, 'nope.jsonl')], 60_000)
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/cannot read the cassette .*nope\.jsonl/)
+    expect(missing.stderr).toMatch(/the cassette \S*nope\.jsonl does not exist/)
     const bad = join(dir, 'bad.jsonl')
     await writeFile(bad, '{"format":"reseller-mock-cassette"}\n')
     const badRun = await runCli(['replay', bad], 60_000)

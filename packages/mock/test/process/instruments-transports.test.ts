@@ -3,7 +3,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createMockApi, type MockApi } from '../../src/index.js'
-import { startStandalone } from '../../src/server/standalone.js'
+import { startStandalone } from '../../src/server/host/standalone.js'
 import { assertBuilt, runCli, startCli, waitForLine } from '../helpers/cli.js'
 import { KEYS, testSeed } from '../helpers/mock.js'
 

@@ -8,9 +8,9 @@ import { request } from 'node:http'
 import { ErrorBody } from '@reseller-api/sdk/schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMockApi } from '../../src/node.js'
-import { createGuard, hostName, isLoopbackHost } from '../../src/server/guard.js'
-import { listen } from '../../src/server/listen.js'
-import { type Standalone, startStandalone } from '../../src/server/standalone.js'
+import { type Standalone, startStandalone } from '../../src/server/host/standalone.js'
+import { createGuard, hostName, isLoopbackHost } from '../../src/server/http/guard.js'
+import { listen } from '../../src/server/http/listen.js'
 import { assertBuilt, startCli } from '../helpers/cli.js'
 
 interface RawAnswer {

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { MockHandler, MockRequest } from '../../src/routing/types.js'
-import { listen, type RunningServer } from '../../src/server/listen.js'
+import { listen, type RunningServer } from '../../src/server/http/listen.js'
 
 const servers: RunningServer[] = []
 afterEach(async () => {

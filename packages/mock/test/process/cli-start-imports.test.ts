@@ -1,0 +1,41 @@
+/**
+ * What the server's start loads: neither msw nor @msw/data, whose evaluation was a third of the
+ * time to the ready line (docs/spec-decisions.md). The standalone server serves no MSW handlers
+ * and no `mock.db`; a resolve hook of the built CLI's process names every package it loads.
+ */
+import { describe, expect, it } from 'vitest'
+import { assertBuilt, CLI, spawnProcess, waitForLine } from '../helpers/cli.js'
+
+/** Prints `loads PACKAGE` on stderr for each import or require of msw's or @msw/data's packages. */
+const HOOK = `data:text/javascript,${encodeURIComponent(`
+import { registerHooks } from 'node:module'
+registerHooks({
+  resolve(specifier, context, next) {
+    if (/^(msw|@msw\\/data)(\\/|$)/.test(specifier)) process.stderr.write('loads ' + specifier + '\\n')
+    return next(specifier, context)
+  },
+})
+`)}`
+
+describe('reseller-mock (the server) at start', () => {
+  it('loads neither msw nor @msw/data before its ready line', async () => {
+    assertBuilt()
+    const run = spawnProcess(process.execPath, ['--import', HOOK, CLI, '--port', '0', '--quiet'])
+    await waitForLine(run, /press Ctrl\+C to stop\.$/i)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toEqual({ code: 0, signal: null })
+    expect(run.stderr()).not.toMatch(/^loads /m)
+  })
+
+  it('the hook does see them where they are loaded (createMockApi of the node entry)', async () => {
+    const run = spawnProcess(process.execPath, [
+      '--import',
+      HOOK,
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(new URL('../../dist/node.js', import.meta.url).href)})`,
+    ])
+    expect(await run.exited).toEqual({ code: 0, signal: null })
+    expect(run.stderr()).toMatch(/^loads msw$/m)
+  })
+})
