@@ -116,7 +116,7 @@ export class ResellerApi {
     // Options win over the environment: the variable is read only when neither was given.
     const envLevel =
       options.logger === undefined && options.logLevel === undefined ? logLevelFromEnv() : undefined
-    const logger = options.logger ?? (envLevel === undefined ? undefined : globalThis.console)
+    const logger = options.logger ?? (envLevel ? console : undefined)
     const logLevel = options.logLevel ?? envLevel ?? 'warn'
     if (!LOG_LEVELS.includes(logLevel))
       throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`)
@@ -172,10 +172,10 @@ export class ResellerApi {
    * await api.request('POST', '/support/tickets', { body: { subject, message, department: 'sales' } })
    * ```
    *
-   * Rejects with a `TypeError` before sending for a method other than GET, POST, PUT, PATCH and
-   * DELETE, a path that does not start with `/` or leaves `/api/v1`, a query value that is not a
-   * string, number or boolean, or a body that has no JSON form (or comes with a GET); with the
-   * SDK's error classes for what the service answers.
+   * Rejects with a `TypeError` before sending for a path that does not start with `/`, leaves
+   * `/api/v1` or holds `#`, a query value that is an object, or (from `fetch` and `JSON`
+   * themselves) a body with GET or one JSON cannot write; with the SDK's error classes for what
+   * the service answers.
    */
   request<T = unknown>(
     method: HttpMethod,

@@ -305,7 +305,7 @@ describe('no answer', () => {
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error).not.toBeInstanceOf(TimeoutError)
     expect(error.message).toBe(
-      `GET ${API}/reseller/whm/usage: the answer was cut short; it may have reached the service (outcome unknown); a GET changes nothing, sending it again is safe`,
+      `GET ${API}/reseller/whm/usage: the answer was cut short; it may have reached the service (outcome unknown): check whether a write took effect before sending it again`,
     )
     expect(error.cause).toBe(cause)
   })

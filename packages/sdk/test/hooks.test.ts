@@ -144,8 +144,8 @@ describe('hooks', () => {
     })
     expect(await api.whm.usage()).toEqual(fixtures.usage())
     expect(logger.error).toHaveBeenCalledTimes(2)
-    expect(logger.error.mock.calls[0]?.[0]).toContain('onRequest hook failed: tracer exploded')
-    expect(logger.error.mock.calls[1]?.[0]).toContain('onResponse hook failed: metrics exploded')
+    expect(logger.error.mock.calls[0]?.[0]).toContain('onRequest hook failed: Error: tracer exploded')
+    expect(logger.error.mock.calls[1]?.[0]).toContain('onResponse hook failed: Error: metrics exploded')
     expect(JSON.stringify(logger.error.mock.calls)).not.toContain(LIVE_KEY)
   })
 
@@ -170,7 +170,7 @@ describe('hooks', () => {
     expect(await api.whm.usage()).toEqual(fixtures.usage())
     await rejected.catch(() => undefined)
     await vi.waitFor(() => expect(logger.error).toHaveBeenCalledTimes(1))
-    expect(logger.error.mock.calls[0]?.[0]).toContain('onResponse hook failed: late failure')
+    expect(logger.error.mock.calls[0]?.[0]).toContain('onResponse hook failed: Error: late failure')
     release()
   })
 
@@ -187,7 +187,7 @@ describe('hooks', () => {
   it('refuses hooks that are not functions, naming the member', () => {
     const make = (hooks: unknown) => () =>
       new ResellerApi({ apiKey: LIVE_KEY, baseUrl: BASE_URL, hooks: hooks as never })
-    expect(make('yes')).toThrow('hooks must be an object')
+    expect(make('yes')).toThrow('hooks.onRequest must be a function')
     expect(make({ onRequest: 'log' })).toThrow('hooks.onRequest must be a function')
     expect(make({ onResponse: 1 })).toThrow('hooks.onResponse must be a function')
     expect(make({})).not.toThrow()

@@ -87,19 +87,13 @@ describe('RESELLER_API_LOG', () => {
     expect(spies.debug).toHaveBeenCalled()
   })
 
-  it('unset, empty or not a level: nothing is logged (a bad value gets one console warning per process)', async () => {
+  it('unset, empty or not a level: nothing is logged', async () => {
     const spies = consoleSpies()
     for (const value of [undefined, '', 'verbose']) {
       vi.stubEnv('RESELLER_API_LOG', value)
       await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()
     }
-    expect(spies.debug).not.toHaveBeenCalled()
-    const lines = spies.warn.mock.calls.map(([line]) => String(line))
-    // At most the one warning about the value: an earlier test file in the worker may have used it up.
-    expect(
-      lines.filter((line) => !line.includes('"verbose" is not one of debug, info, warn, error')),
-    ).toEqual([])
-    expect(lines.length).toBeLessThanOrEqual(1)
+    for (const spy of Object.values(spies)) expect(spy).not.toHaveBeenCalled()
     // The same client setup, with a level, logs: the variable is read.
     vi.stubEnv('RESELLER_API_LOG', 'warn')
     await setup(retryOnce(), { maxRetries: 1 }).api.whm.usage()

@@ -91,45 +91,23 @@ describe('api.request', () => {
     const { api, sent } = setup(() => json(200, {}))
     const add = (name: string, call: () => Promise<unknown>, message: string) =>
       cases.push([name, call, message])
-    add(
-      'no leading slash',
-      () => api.request('GET', 'support/tickets'),
-      'path must be a string starting with "/"',
-    )
-    add(
-      'a full URL',
-      () => api.request('GET', 'https://evil.example/x'),
-      'path must be a string starting with "/"',
-    )
+    add('no leading slash', () => api.request('GET', 'support/tickets'), 'path must start with "/"')
+    add('a full URL', () => api.request('GET', 'https://evil.example/x'), 'path must start with "/"')
     add(
       'a dot-dot path',
       () => api.request('GET', '/../admin'),
-      'path must stay below /api/v1: "/../admin" resolves to /api/admin',
+      'api.request: path must stay below /api/v1, without "#": "/../admin" is /api/admin',
     )
     add('an encoded dot-dot', () => api.request('GET', '/%2e%2e/%2E%2E/x'), 'path must stay below /api/v1')
     add('a backslash climb', () => api.request('GET', '/..\\..\\x'), 'path must stay below /api/v1')
-    add(
-      'the /api/v1 prefix repeated',
-      () => api.request('GET', '/api/v1/support/tickets'),
-      'leave that prefix out ("/support/tickets")',
-    )
-    add('a fragment', () => api.request('GET', '/x#frag'), 'path must not hold a fragment')
-    add(
-      'an unknown method',
-      () => api.request('HEAD' as 'GET', '/x'),
-      'method must be one of GET, POST, PUT, PATCH, DELETE',
-    )
-    add('a body with GET', () => api.request('GET', '/x', { body: { a: 1 } }), 'body is not allowed with GET')
-    add('a body JSON cannot carry', () => api.request('POST', '/x', { body: { n: 1n } }), 'body must be JSON')
+    add('a fragment', () => api.request('GET', '/x#frag'), 'without "#"')
+    // fetch's and JSON's own refusals, before anything is sent.
+    add('a body with GET', () => api.request('GET', '/x', { body: { a: 1 } }), 'GET')
+    add('a body JSON cannot carry', () => api.request('POST', '/x', { body: { n: 1n } }), 'BigInt')
     add(
       'a query value of another type',
       () => api.request('GET', '/x', { query: { when: new Date() as never } }),
-      'query.when must be a string',
-    )
-    add(
-      'a query that is not an object',
-      () => api.request('GET', '/x', { query: 'a=1' as never }),
-      'query must be an object',
+      'query.when must be a string, number or boolean',
     )
     add(
       'the Authorization header',

@@ -128,12 +128,14 @@ describe('api.hosting.ensure', () => {
       ...STARTER,
     })
     // Whichever create landed first made the account; the other met domain_taken.
-    await vi.waitFor(() =>
-      expect(mock.requests.list({ method: 'POST' }).every((e) => e.status !== null)).toBe(true),
+    // The journal records each create's status once it is answered: wait for the late one.
+    await vi.waitFor(
+      () => expect(mock.requests.list({ method: 'POST' }).every((e) => e.status !== null)).toBe(true),
+      { timeout: 5_000 },
     )
-    const [account] = accountsOf(mock, 'late.example')
-    expect(accountsOf(mock, 'late.example')).toHaveLength(1)
-    expect(username(result)).toBe((account as unknown as { username: string }).username)
+    const accounts = accountsOf(mock, 'late.example') as unknown as { username: string }[]
+    expect(accounts).toHaveLength(1)
+    expect(username(result)).toBe(accounts[0]?.username)
     expect(wallet(mock)).toBe(100 - DOMAIN_PRICE)
     expect(
       mock.requests
@@ -141,6 +143,23 @@ describe('api.hosting.ensure', () => {
         .map((e) => e.status)
         .sort(),
     ).toEqual([201, 422])
+  })
+
+  it("over the standalone server's sockets: drop 'after' and drop 'before' each end with one account", async () => {
+    const mock = newMock()
+    const server = await mock.listen({ port: 0 })
+    try {
+      const api = new ResellerApi({ apiKey: KEYS.live, baseUrl: server.url, maxRetries: 0 })
+      mock.faults.add({ match: { method: 'POST', route: HOSTING }, drop: 'after', times: 1 })
+      const after = await api.hosting.ensure(501, { domain: 'socket-after.example', ...STARTER })
+      mock.faults.add({ match: { method: 'POST', route: HOSTING }, drop: 'before', times: 1 })
+      const before = await api.hosting.ensure(502, { domain: 'socket-before.example', ...STARTER })
+      expect([after.created, before.created]).toEqual([false, true])
+      expect(accountsOf(mock, 'socket-after.example')).toHaveLength(1)
+      expect(accountsOf(mock, 'socket-before.example')).toHaveLength(1)
+    } finally {
+      await server.close()
+    }
   })
 
   it('a refused connection (not_sent): it creates again without looking', async () => {

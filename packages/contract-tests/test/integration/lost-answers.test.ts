@@ -17,13 +17,26 @@ import { KEYS, newMock, startReceiver } from './helpers.js'
 
 const TICKET_UUID = /^[0-9a-f-]{36}$/
 
-/** A client through `mock.fetch` with the SDK's default retries (two), so PUT, PATCH and DELETE are retried. */
+/** Each attempt the client made, as its hook saw it: `404`, or `no answer (unknown)`. */
+const attempts: string[] = []
+
+/**
+ * A client through `mock.fetch` with the SDK's default retries (two), so PUT, PATCH and DELETE are
+ * retried; its `onResponse` hook records every attempt in `attempts`.
+ */
 function client(mock: MockApi): ResellerApi {
+  attempts.length = 0
   return new ResellerApi({
     apiKey: KEYS.live,
     baseUrl: mock.baseUrl,
     fetch: mock.fetch,
     strictResponses: true,
+    hooks: {
+      onResponse: ({ method, status, error }) => {
+        const outcome = (error as ConnectionError | null)?.outcome
+        attempts.push(`${method} ${status ?? `no answer (${outcome})`}`)
+      },
+    },
   })
 }
 
@@ -42,8 +55,11 @@ async function lost(promise: Promise<unknown>): Promise<void> {
   expect((error as ConnectionError).outcome).toBe('unknown')
 }
 
-function rows(mock: MockApi, table: string): Record<string, unknown>[] {
-  return mock.state().tables[table] as Record<string, unknown>[]
+function rows(
+  mock: MockApi,
+  table: 'accounts' | 'packages' | 'tickets' | 'webhooks',
+): Record<string, unknown>[] {
+  return mock.state().tables[table] as unknown as Record<string, unknown>[]
 }
 
 /** The statuses the mock answered for `route`, in order (`null`: the answer was dropped). */
@@ -53,12 +69,8 @@ function statuses(mock: MockApi, route: string): (number | null)[] {
 
 describe('safe to send again: a second sending changes nothing and says so', () => {
   it.each([
-    [
-      'api.hosting.suspend',
-      '/api/v1/reseller/clients/:client_id/hosting/:cpanel_username/suspend',
-      'suspended',
-    ],
-    ['api.whm.accounts.suspend', '/api/v1/reseller/whm/accounts/:username/suspend', 'suspended'],
+    ['api.hosting.suspend', '/api/v1/reseller/clients/:client_id/hosting/:cpanel_username/suspend'],
+    ['api.whm.accounts.suspend', '/api/v1/reseller/whm/accounts/:username/suspend'],
   ] as const)(
     '%s: InvalidStateError "already suspended"; the account reads suspended',
     async (name, route) => {
@@ -108,6 +120,7 @@ describe('safe to send again: a second sending changes nothing and says so', () 
           : api.whm.accounts.delete('existing')
       await expect(remove).rejects.toBeInstanceOf(NotFoundError)
       expect(statuses(mock, route)).toEqual([null, 404])
+      expect(attempts).toEqual(['DELETE no answer (unknown)', 'DELETE 404'])
       expect(rows(mock, 'accounts').filter((a) => a.username === 'existing')).toEqual([])
     },
   )
@@ -129,6 +142,7 @@ describe('safe to send again: a second sending changes nothing and says so', () 
     const api = client(mock)
     loseNext(mock, 'DELETE', '/api/v1/reseller/whm/packages/:name')
     await expect(api.whm.packages.delete('pro')).rejects.toBeInstanceOf(NotFoundError)
+    expect(attempts).toEqual(['DELETE no answer (unknown)', 'DELETE 404'])
     expect(rows(mock, 'packages').filter((p) => p.name === 'pro')).toEqual([])
   })
 
@@ -138,6 +152,7 @@ describe('safe to send again: a second sending changes nothing and says so', () 
     const [open] = (await api.tickets.list()).data.filter((t) => t.status === 'open')
     loseNext(mock, 'PATCH', '/api/v1/support/tickets/:ticket_uuid/close')
     await expect(api.tickets.close(open!.uuid)).rejects.toBeInstanceOf(InvalidStateError)
+    expect(attempts.slice(-2)).toEqual(['PATCH no answer (unknown)', 'PATCH 422'])
     expect((await api.tickets.get(open!.uuid)).status).toBe('closed')
     loseNext(mock, 'PATCH', '/api/v1/support/tickets/:ticket_uuid/reopen')
     await expect(api.tickets.reopen(open!.uuid)).rejects.toBeInstanceOf(InvalidStateError)
@@ -154,6 +169,7 @@ describe('safe to send again: a second sending changes nothing and says so', () 
     })
     expect(config).toEqual({ url: 'https://hooks.example.com/r', has_secret: true })
     expect(statuses(mock, '/api/v1/reseller/webhook')).toEqual([null, 200])
+    expect(attempts).toEqual(['PUT no answer (unknown)', 'PUT 200'])
   })
 })
 

@@ -44,42 +44,13 @@ export interface RequestHooks {
   onResponse?(info: ResponseHookInfo): void | Promise<void>
 }
 
-/** @internal Where a hook's failure is reported. */
-export type HookFailureReport = (hook: keyof RequestHooks, error: unknown) => void
-
 /** @internal Checks the `hooks` option: an object whose members, when given, are functions. */
 export function checkHooks(hooks: unknown): RequestHooks | undefined {
-  if (hooks === undefined) return undefined
-  if (typeof hooks !== 'object' || hooks === null) {
-    throw new TypeError('hooks must be an object: { onRequest?, onResponse? }')
-  }
-  const { onRequest, onResponse } = hooks as Record<string, unknown>
-  for (const [name, hook] of [
-    ['onRequest', onRequest],
-    ['onResponse', onResponse],
-  ] as const) {
-    if (hook !== undefined && typeof hook !== 'function')
+  for (const name of hooks === undefined ? [] : ['onRequest', 'onResponse']) {
+    const hook = (hooks as Record<string, unknown> | null)?.[name]
+    if (typeof hooks !== 'object' || !hooks || (hook !== undefined && typeof hook !== 'function')) {
       throw new TypeError(`hooks.${name} must be a function`)
-  }
-  if (onRequest === undefined && onResponse === undefined) return undefined
-  return hooks as RequestHooks
-}
-
-/** @internal Calls `hook` with `info`; a throw or a rejection goes to `report`, never to the caller. */
-export function callHook<I>(
-  name: keyof RequestHooks,
-  hook: ((info: I) => void | Promise<void>) | undefined,
-  info: I,
-  report: HookFailureReport,
-  self: RequestHooks,
-): void {
-  if (hook === undefined) return
-  try {
-    const result: unknown = hook.call(self, info)
-    if (typeof (result as PromiseLike<void> | undefined)?.then === 'function') {
-      ;(result as PromiseLike<void>).then(undefined, (error: unknown) => report(name, error))
     }
-  } catch (error) {
-    report(name, error)
   }
+  return hooks as RequestHooks | undefined
 }

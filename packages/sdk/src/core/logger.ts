@@ -6,14 +6,13 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off'
  * Lines never contain the API key: the `Authorization` header is always redacted.
  *
  * - `debug`: each attempt sent (method, URL, redacted headers) and each answer (status, duration).
- * - `info`: what `api.hosting.ensure` found after a lost answer.
  * - `warn`: each automatic retry, with the reason and the delay.
  * - `error`: a request hook that threw or rejected (the call went on).
  */
 export interface Logger {
   /** Detailed traffic lines. */
   debug(message: string, details?: Record<string, unknown>): void
-  /** Informational lines: how `api.hosting.ensure` settled a lost answer. */
+  /** Informational lines (none at present; kept for logger compatibility). */
   info(message: string, details?: Record<string, unknown>): void
   /** Something went wrong but the client copes: retries. */
   warn(message: string, details?: Record<string, unknown>): void
@@ -32,33 +31,21 @@ export function logs(threshold: LogLevel, level: Exclude<LogLevel, 'off'>): bool
 /** The environment variable that turns on logging to the console where `process.env` exists. */
 export const LOG_ENV = 'RESELLER_API_LOG'
 
-/** A value of `RESELLER_API_LOG` that is no level was reported once: a typo should not flood the console. */
-let reportedBadEnv = false
-
 /**
  * The level `RESELLER_API_LOG` asks for (`debug`, `info`, `warn`, `error` or `off`, any case), or
- * `undefined`: not set, empty, or no `process.env` here (browsers, most edge runtimes; Deno without
- * env access throws, which reads as not set). Any other value is ignored, with one console warning
- * per process. Read at construction through `globalThis`, so a bundler finds no `process` to shim
- * and a browser bundle is unchanged.
+ * `undefined`: not set, not a level, or no `process.env` here (browsers, most edge runtimes; Deno
+ * without env access throws, which reads as not set). Read at construction through `globalThis`,
+ * so a bundler finds no `process` to shim and a browser bundle is unchanged.
  */
 export function logLevelFromEnv(): LogLevel | undefined {
-  let value: unknown
+  let level: LogLevel
   try {
-    value = (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env?.[LOG_ENV]
+    const env = (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env
+    level = String(env?.[LOG_ENV]).trim().toLowerCase() as LogLevel
   } catch {
     return undefined
   }
-  if (typeof value !== 'string' || value.trim() === '') return undefined
-  const level = value.trim().toLowerCase() as LogLevel
-  if (LOG_LEVELS.includes(level)) return level
-  if (!reportedBadEnv) {
-    reportedBadEnv = true
-    globalThis.console?.warn(
-      `reseller-api: ${LOG_ENV}=${JSON.stringify(value)} is not one of ${LOG_LEVELS.join(', ')}: ignored`,
-    )
-  }
-  return undefined
+  return LOG_LEVELS.includes(level) ? level : undefined
 }
 
 /** Header names whose values are never logged. */

@@ -12,9 +12,9 @@ import { readText } from './body.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
-import { callHook, type RequestHooks } from './hooks.js'
+import type { RequestHookInfo, RequestHooks, ResponseHookInfo } from './hooks.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
-import { fetchFailureReason, fetchOutcome, outcomeAdvice } from './outcome.js'
+import { fetchOutcome, outcomeAdvice } from './outcome.js'
 import { Page, PagePromise } from './pagination.js'
 import { type CallInput, type Prepared, prepare } from './prepare.js'
 import { prepareRaw, type RawInput } from './raw.js'
@@ -138,6 +138,8 @@ export class Transport {
   /** The one ky instance, prepared once: every call passes only what differs (method, body, signal). */
   readonly #http: KyInstance
   readonly #debug: boolean
+  /** Something watches each attempt: hooks, or the logger at `debug`. */
+  readonly #traced: boolean
   readonly #unknowns: UnknownReports
   readonly #headers: readonly (readonly [string, string])[]
   readonly #hooks: RequestHooks | undefined
@@ -146,6 +148,7 @@ export class Transport {
     this.#config = config
     this.#hooks = config.hooks
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
+    this.#traced = this.#debug || config.hooks !== undefined
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
     this.#headers = Object.entries(config.headers)
     this.#http = ky.create({
@@ -274,16 +277,17 @@ export class Transport {
     for (let retry = 0; ; retry++) {
       try {
         let response: Response
-        // Without hooks, an attempt costs nothing more than it did before they existed.
-        const started = this.#hooks ? this.#beforeAttempt(req, retry + 1) : 0
+        const attempt = retry + 1
+        // Without hooks or debug logging, an attempt costs nothing more than it did before hooks.
+        const started = this.#traced ? this.#beforeAttempt(req, attempt, options) : 0
         try {
-          response = await this.#http(req.url, this.#options(req, retry + 1, options))
+          response = await this.#http(req.url, this.#options(req, options))
         } catch (error) {
           const failure = this.#convert(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
-          if (this.#hooks) this.#afterAttempt(req, retry + 1, started, undefined, failure)
+          if (this.#traced) this.#afterAttempt(req, attempt, started, undefined, failure)
           throw failure
         }
-        if (this.#hooks) this.#afterAttempt(req, retry + 1, started, response, null)
+        if (this.#traced) this.#afterAttempt(req, attempt, started, response)
         // Read by #exchange, always: ky answers with the Response its fetch gave.
         const text = (response as ReadResponse)[BODY] ?? ''
         return shape(this.#read(req, schema, response, text), response)
@@ -301,44 +305,54 @@ export class Transport {
     }
   }
 
-  /** Calls `onRequest`; returns the attempt's start time. */
-  #beforeAttempt(req: Prepared, attempt: number): number {
-    const hooks = this.#hooks as RequestHooks
-    callHook(
-      'onRequest',
-      hooks.onRequest,
-      { method: req.method, url: req.url, attempt },
-      this.#hookFailed,
-      hooks,
-    )
+  /**
+   * Before an attempt: the `debug` line (headers redacted) and `onRequest`; returns the start time.
+   * The line lists the headers the attempt carries: the client's, and the call's over them.
+   */
+  #beforeAttempt({ method, url }: Prepared, attempt: number, options: RequestOptions | undefined): number {
+    if (this.#debug) {
+      const headers = redactHeaders(new Headers({ ...this.#config.headers, ...options?.headers }))
+      this.log('debug', `reseller-api: → ${method} ${url}`, { attempt, headers })
+    }
+    this.#hook('onRequest', { method, url, attempt })
     return performance.now()
   }
 
-  /** Calls `onResponse` with the attempt's answer, or with its failure when none came. */
+  /** After an attempt: the `debug` line and `onResponse`, with its answer or its failure when none came. */
   #afterAttempt(
-    req: Prepared,
+    { method, url }: Prepared,
     attempt: number,
     started: number,
-    response: Response | undefined,
-    error: unknown,
-  ): void {
-    const hooks = this.#hooks as RequestHooks
-    const info = {
-      method: req.method,
-      url: req.url,
-      attempt,
-      status: response ? response.status : null,
-      requestId: response ? response.headers.get('x-request-id') : null,
-      durationMs: performance.now() - started,
-      error,
-    }
-    callHook('onResponse', hooks.onResponse, info, this.#hookFailed, hooks)
+    response?: Response,
+    error: unknown = null,
+  ) {
+    const status = response ? response.status : null
+    const requestId = response ? response.headers.get('x-request-id') : null
+    const durationMs = performance.now() - started
+    const info = { method, url, attempt, status, requestId, durationMs, error }
+    if (this.#debug)
+      this.log('debug', `reseller-api: ${response ? `← ${status}` : '✗'} ${method} ${url}`, info)
+    this.#hook('onResponse', info)
   }
 
-  /** A hook threw or rejected: logged at `error`, never thrown (the call goes on). */
-  readonly #hookFailed = (hook: keyof RequestHooks, error: unknown): void => {
-    const reason = error instanceof Error ? error.message : String(error)
-    this.log('error', `reseller-api: the ${hook} hook failed: ${reason}; the call went on`, { hook, error })
+  /**
+   * Calls one hook, on the hooks object. What it throws, or its promise rejects with, is logged at
+   * `error` and never reaches the call; the promise is not awaited.
+   */
+  #hook(name: keyof RequestHooks, info: ResponseHookInfo | RequestHookInfo): void {
+    const hooks = this.#hooks
+    if (!hooks) return
+    const failed = (error: unknown) =>
+      this.log('error', `reseller-api: the ${name} hook failed: ${error}`, { error })
+    try {
+      // A promise (or thenable) it returns is watched for a rejection, never awaited.
+      Promise.resolve((hooks[name] as ((info: unknown) => unknown) | undefined)?.call(hooks, info)).then(
+        undefined,
+        failed,
+      )
+    } catch (error) {
+      failed(error)
+    }
   }
 
   /** Milliseconds before the next attempt, or `undefined` when this failure is not retried. */
@@ -354,9 +368,8 @@ export class Transport {
   }
 
   /** What one attempt passes to ky: only what differs from the prepared instance. */
-  #options(req: Prepared, attempt: number, options: RequestOptions | undefined): Options | undefined {
-    const plain = req.json === undefined && !this.#debug
-    if (plain && options?.timeoutMs === undefined && !options?.signal && !options?.headers) {
+  #options(req: Prepared, options: RequestOptions | undefined): Options | undefined {
+    if (req.json === undefined && options?.timeoutMs === undefined && !options?.signal && !options?.headers) {
       return METHOD_ONLY[req.method]
     }
     const sent: Options = { method: req.method }
@@ -365,8 +378,7 @@ export class Transport {
     if (options?.timeoutMs !== undefined) sent.timeout = options.timeoutMs
     if (options?.signal) sent.signal = options.signal
     if (options?.headers) sent.headers = options.headers
-    if (this.#debug) sent.fetch = (request, init) => this.#fetchLogged(request as Request, init, attempt)
-    else if (sent.headers || sent.json !== undefined) {
+    if (sent.headers || sent.json !== undefined) {
       sent.fetch = (request, init) => this.#exchange(this.#withHeaders(request as Request), init)
     }
     return sent
@@ -404,34 +416,6 @@ export class Transport {
     return result.data
   }
 
-  /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
-  async #fetchLogged(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
-    this.#withHeaders(request)
-    this.log('debug', `reseller-api: → ${request.method} ${request.url}`, {
-      attempt,
-      headers: redactHeaders(request.headers),
-    })
-    const started = Date.now()
-    let response: Response
-    try {
-      response = await this.#exchange(request, init)
-    } catch (error) {
-      const what = error instanceof BodyFailure ? 'the answer was cut short' : 'no answer'
-      this.log('debug', `reseller-api: ✗ ${request.method} ${request.url}: ${what}`, {
-        attempt,
-        durationMs: Date.now() - started,
-      })
-      throw error
-    }
-    this.log('debug', `reseller-api: ← ${response.status} ${request.method} ${request.url}`, {
-      attempt,
-      status: response.status,
-      durationMs: Date.now() - started,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-    })
-    return response
-  }
-
   /**
    * Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the
    * key). A timeout or a cut answer may have been applied (`outcome: 'unknown'`); a `fetch` that
@@ -439,31 +423,26 @@ export class Transport {
    */
   #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
     const { method, url } = req
-    if (isTimeoutError(error)) return this.#timedOut(req, timeoutMs)
+    if (isTimeoutError(error)) {
+      const message = `${method} ${url} timed out after ${timeoutMs} ms; ${outcomeAdvice('unknown')}`
+      return new TimeoutError({ method, url, timeoutMs, message })
+    }
     if (error instanceof BodyFailure) {
-      const message = `${method} ${url}: the answer was cut short; ${outcomeAdvice(method, 'unknown')}`
-      return new ConnectionError({ method, url, cause: error.cause, message, outcome: 'unknown' })
+      const message = `${method} ${url}: the answer was cut short; ${outcomeAdvice('unknown')}`
+      return new ConnectionError({ method, url, cause: error.cause, message })
     }
     if (error instanceof FetchFailure || isNetworkError(error)) {
       const cause = (error as Error).cause
-      const said = fetchFailureReason(cause)
-      const reason = said ? `: ${said}` : ''
+      // undici's "fetch failed" says little; its cause says `connect ECONNREFUSED 127.0.0.1:443`.
+      const inner = ((cause as Error | undefined)?.cause as Error | undefined)?.message
+      const said = (cause as Error | undefined)?.message
+      const reason = said ? `: ${said}${inner ? ` (${inner})` : ''}` : ''
       const outcome = fetchOutcome(cause)
       const what = outcome === 'not_sent' ? 'was not sent' : 'got no answer'
-      const message = `${method} ${url} ${what}${reason}; ${outcomeAdvice(method, outcome)}`
+      const message = `${method} ${url} ${what}${reason}; ${outcomeAdvice(outcome)}`
       return new ConnectionError({ method, url, cause, message, outcome })
     }
     return error
-  }
-
-  #timedOut({ method, url }: Prepared, timeoutMs: number): TimeoutError {
-    return new TimeoutError({
-      method,
-      url,
-      timeoutMs,
-      outcome: 'unknown',
-      message: `${method} ${url} timed out after ${timeoutMs} ms; ${outcomeAdvice(method, 'unknown')}`,
-    })
   }
 
   /** @internal Logs a line when the client has a logger and its level lets `level` through. */

@@ -43,19 +43,16 @@ async function accountOf(
 }
 
 /** The `DomainTakenError` of a lookup that found `account` of another client after a lost answer. */
-function takenBy(account: WhmAccount, clientId: number, lost: ConnectionError): DomainTakenError {
-  const owner = account.client_id === null ? 'no client' : `client ${account.client_id}`
-  const detail =
-    `the domain ${account.domain} is already used by the cPanel account ${account.username} of ${owner}, ` +
-    `not client ${clientId} (found after a lost answer)`
+function takenBy({ domain, client_id }: WhmAccount, { method, url }: ConnectionError): DomainTakenError {
+  const message = `the domain ${domain} is client ${client_id}'s (422 domain_taken; ${method} ${url})`
   return new DomainTakenError({
     status: 422,
     code: 'domain_taken',
-    message: `${detail} (422 domain_taken; ${lost.method} ${lost.url})`,
-    body: { success: false, error: { code: 'domain_taken', message: detail } },
+    message,
+    body: undefined,
     headers: undefined,
-    method: lost.method,
-    url: lost.url,
+    method,
+    url,
   })
 }
 
@@ -68,51 +65,23 @@ export async function ensureHosting(
 ): Promise<HostingEnsured> {
   for (let send = 1; ; send++) {
     try {
-      const created = await transport.call(hosting.create, { params: { clientId }, body }, options)
-      return { created: true, hosting: created }
+      return {
+        created: true,
+        hosting: await transport.call(hosting.create, { params: { clientId }, body }, options),
+      }
     } catch (error) {
-      if (error instanceof DomainTakenError) {
-        // Ours from an earlier call whose answer was lost, or someone else's: the list says which.
-        const account = await accountOf(transport, body.domain, options)
-        if (account?.client_id !== clientId) throw error
-        transport.log(
-          'info',
-          `reseller-api: hosting.ensure: client ${clientId} already has ${account.domain}`,
-          {
-            username: account.username,
-          },
-        )
-        return { created: false, account }
-      }
-      if (!(error instanceof ConnectionError)) throw error
+      const taken = error instanceof DomainTakenError
       // A sandbox key never creates anything: a lost answer there changed nothing.
-      if (error.outcome === 'unknown' && transport.mode === 'live') {
-        const account = await accountOf(transport, body.domain, options)
-        if (account && account.client_id !== clientId) throw takenBy(account, clientId, error)
-        if (account) {
-          transport.log(
-            'info',
-            `reseller-api: hosting.ensure: the answer was lost, but ${account.domain} was created`,
-            {
-              clientId,
-              username: account.username,
-            },
-          )
-          return { created: false, account }
-        }
-      }
+      const look =
+        taken ||
+        (error instanceof ConnectionError && error.outcome === 'unknown' && transport.mode === 'live')
+      // Ours from an earlier call whose answer was lost, or someone else's: the list says which.
+      const account = look ? await accountOf(transport, body.domain, options) : undefined
+      if (account?.client_id === clientId) return { created: false, account }
+      if (taken || !(error instanceof ConnectionError)) throw error
+      if (account) throw takenBy(account, error)
       if (send >= ENSURE_MAX_SENDS) throw error
-      const wait = retryDelay(send - 1, undefined) as number
-      transport.log(
-        'warn',
-        `reseller-api: hosting.ensure: nothing was created (outcome ${error.outcome}); sending again in ${Math.round(wait)} ms`,
-        {
-          attempt: send + 1,
-          maxAttempts: ENSURE_MAX_SENDS,
-          reason: error.message,
-        },
-      )
-      await sleep(wait, options?.signal)
+      await sleep(retryDelay(send - 1, undefined) as number, options?.signal)
     }
   }
 }
