@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Renders the OpenAPI document (packages/sdk/openapi.json, from `pnpm build`) into one
 // self-contained HTML page, docs/api-reference/index.html (not committed): operations by tag with
-// their parameters, bodies, answers, schemas and captured examples. No dependency and nothing
+// their parameters, bodies, answers, schemas and captured examples, and the events the service
+// POSTs to receivers (the document's `webhooks`) with their headers, bodies and the receiver's answers. No dependency and nothing
 // loaded at view time: the style is inline, there is no script, every text is escaped.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -92,11 +93,12 @@ const example = (value) =>
     ? ''
     : `<details><summary>example (captured from the demo mock)</summary><pre>${esc(JSON.stringify(value, null, 2))}</pre></details>`
 
-function operationHtml(path, method, op) {
+function operationHtml(path, method, op, event = false) {
   const id = slug(op.operationId)
   const scopes = (op.security ?? doc.security ?? []).flatMap((s) => s.bearerAuth ?? [])
-  const auth =
-    op.security && op.security.length === 0
+  const auth = event
+    ? 'none sent: verify the <code>X-Service-Signature</code> header (HMAC-SHA256 of the raw body with the webhook secret)'
+    : op.security && op.security.length === 0
       ? 'no key'
       : `bearer key${scopes.length > 0 ? `, scope ${scopes.map((s) => `<code>${esc(s)}</code>`).join(', ')}` : ''}`
   const params = (op.parameters ?? [])
@@ -113,13 +115,13 @@ function operationHtml(path, method, op) {
     })
     .join('')
   return `<section class="op${op.deprecated ? ' deprecated' : ''}" id="${id}">
-<h3><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code>${op.deprecated ? ' <span class="dep">deprecated</span>' : ''}</h3>
+<h3><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(event ? `your URL ← ${path}` : path)}</code>${op.deprecated ? ' <span class="dep">deprecated</span>' : ''}</h3>
 <p class="summary">${md(op.summary)}</p>
 ${op.description ? `<p>${md(op.description)}</p>` : ''}
 <p class="auth">Auth: ${auth}</p>
 ${params ? `<h4>Parameters</h4><table class="props"><tbody>${params}</tbody></table>` : ''}
 ${body ? `<h4>Request body${op.requestBody.required ? '' : ' (optional)'}</h4>${schemaTable(body.schema)}${example(body.example)}` : ''}
-<h4>Answers</h4>${responses}
+<h4>${event ? "The receiver's answers" : 'Answers'}</h4>${responses}
 </section>`
 }
 
@@ -131,8 +133,17 @@ for (const [path, item] of Object.entries(doc.paths)) {
     byTag.get(tag).push({ path, method, op })
   }
 }
+// The events (`webhooks`): what the service POSTs to a receiver, under their own tags.
+for (const [key, item] of Object.entries(doc.webhooks ?? {})) {
+  for (const [method, op] of Object.entries(item)) {
+    const tag = op.tags?.[0] ?? 'events'
+    if (!byTag.has(tag)) byTag.set(tag, [])
+    byTag.get(tag).push({ path: key, method, op, event: true })
+  }
+}
 const tagText = Object.fromEntries((doc.tags ?? []).map((t) => [t.name, t.description]))
-const count = [...byTag.values()].reduce((n, ops) => n + ops.length, 0)
+const count = [...byTag.values()].reduce((n, ops) => n + ops.filter((o) => !o.event).length, 0)
+const eventCount = Object.keys(doc.webhooks ?? {}).length
 
 /**
  * A path as the sidebar shows it: without the `/api/v1` every API path shares, and wrapped rather
@@ -142,13 +153,13 @@ const navPath = (path) => path.replace(/^\/api\/v1(?=\/)/, '')
 const nav = [...byTag]
   .map(
     ([tag, ops]) =>
-      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op }) => `<li><a href="#${slug(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> ${esc(navPath(path))}</a></li>`).join('')}</ul></li>`,
+      `<li><a href="#tag-${slug(tag)}">${esc(tag)}</a><ul>${ops.map(({ path, method, op, event }) => `<li><a href="#${slug(op.operationId)}" title="${esc(method.toUpperCase())} ${esc(path)}"><span class="method ${esc(method)}">${event ? 'EVENT' : esc(method.toUpperCase())}</span> ${esc(event ? op.summary : navPath(path))}</a></li>`).join('')}</ul></li>`,
   )
   .join('')
 const sections = [...byTag]
   .map(
     ([tag, ops]) =>
-      `<h2 id="tag-${slug(tag)}">${esc(tag)}</h2><p>${md(tagText[tag])}</p>${ops.map(({ path, method, op }) => operationHtml(path, method, op)).join('\n')}`,
+      `<h2 id="tag-${slug(tag)}">${esc(tag)}</h2><p>${md(tagText[tag])}</p>${ops.map(({ path, method, op, event }) => operationHtml(path, method, op, event)).join('\n')}`,
   )
   .join('\n')
 const schemas = Object.entries(doc.components.schemas)
@@ -184,7 +195,7 @@ const html = `<!doctype html>
 <style>${css}</style>
 </head>
 <body>
-<nav><strong>${esc(doc.info.title)}</strong><br>v${esc(doc.info.version)}, OpenAPI ${esc(doc.openapi)}, ${count} operations<ul>${nav}<li><a href="#schemas">schemas</a></li></ul></nav>
+<nav><strong>${esc(doc.info.title)}</strong><br>v${esc(doc.info.version)}, OpenAPI ${esc(doc.openapi)}, ${count} operations, ${eventCount} events<ul>${nav}<li><a href="#schemas">schemas</a></li></ul></nav>
 <main>
 <h1>${esc(doc.info.title)}</h1>
 <p>${md(doc.info.description)}</p>
@@ -201,5 +212,5 @@ ${schemas}
 mkdirSync(outDir, { recursive: true })
 writeFileSync(`${outDir}/index.html`, html)
 console.log(
-  `API reference: ${count} operations, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KiB → ${outDir}/index.html`,
+  `API reference: ${count} operations, ${eventCount} events, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KiB → ${outDir}/index.html`,
 )

@@ -10,6 +10,8 @@ import { build } from 'esbuild'
 export const root = fileURLToPath(new URL('..', import.meta.url))
 /** The frozen example answers of the service's operations, read by `pnpm run openapi:write`. */
 export const examplesFile = join(root, 'packages/sdk/openapi/examples.json')
+/** The frozen example deliveries of the events (the document's `webhooks`), by entry key. */
+export const webhookExamplesFile = join(root, 'packages/sdk/openapi/webhook-examples.json')
 /** The frozen example answers of the mock's control endpoints, inlined into the mock's build. */
 export const controlExamplesFile = join(root, 'packages/mock/src/openapi/control-examples.json')
 

@@ -6,7 +6,8 @@
 //   .spectral.yaml): 0 errors, or the check fails;
 // - every schema in each (components, parameters, request bodies, answers) compiled by Ajv in strict
 //   mode (`new Ajv2020({ strict: true })` with ajv-formats), as a response validator would;
-// - every example (parameters, request bodies, answers) checked against the schema beside it.
+// - every example (parameters, request bodies, answers) checked against the schema beside it, the
+//   events' (`webhooks`: delivery headers and bodies) included.
 // The response validator over the answers the integration tests see is the drift test (docs/openapi.md).
 //
 // Needs `pnpm build` first. Exit code 1 on any finding.
@@ -71,7 +72,12 @@ function tool(name, args) {
 function* schemasOf(document) {
   for (const [name, schema] of Object.entries(document.components?.schemas ?? {}))
     yield { where: `components.schemas.${name}`, schema }
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
+  // The events (`webhooks`, OpenAPI 3.1) are operations too: their headers and bodies, with examples.
+  const items = [
+    ...Object.entries(document.paths ?? {}),
+    ...Object.entries(document.webhooks ?? {}).map(([key, item]) => [`webhook ${key}`, item]),
+  ]
+  for (const [path, item] of items) {
     for (const [method, operation] of Object.entries(item)) {
       const at = `${method.toUpperCase()} ${path}`
       for (const parameter of operation.parameters ?? [])
@@ -141,7 +147,11 @@ function strictCompile(document) {
 }
 
 for (const { name, document } of documents) {
-  console.log(`\n==> ${name}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} paths`)
+  console.log(
+    `\n==> ${name}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} paths, ` +
+      `${Object.keys(document.webhooks ?? {}).length} events`,
+  )
+  if (Object.keys(document.webhooks ?? {}).length === 0) fail(`${name}: no events under webhooks`)
   const file = join(dir, `${name.split(' ')[0]}.json`)
   writeFileSync(file, JSON.stringify(document, null, 2))
 

@@ -8,6 +8,8 @@
 //   generated type of its success answer's `data` (and `meta` for a page) and of its request body
 //   is the same type, both ways, as the SDK's (the output of the declaration's answer schema, the
 //   input of its body schema);
+// - for every event the SDK knows, in its style, a line states that the generated request body of
+//   its `webhooks` entry is the SDK's type of that event (and the document has no other entry);
 // - tsc checks those lines. A field, a null, an optional or an enum value the document and the SDK
 //   disagree on fails the check, naming the operation and showing both types.
 //
@@ -28,7 +30,7 @@ import ts from 'typescript'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const sdkDir = join(root, 'packages/sdk')
 const document = JSON.parse(readFileSync(join(sdkDir, 'openapi.json'), 'utf8'))
-const { API_BASE, operations, wirePath } = await import(
+const { API_BASE, GENERAL_EVENTS, RESELLER_EVENTS, operations, wirePath } = await import(
   pathToFileURL(join(sdkDir, 'dist/schemas/index.js')).href
 )
 
@@ -50,6 +52,31 @@ for (const [area, declarations] of Object.entries(operations)) {
     )
     checked++
   }
+}
+
+// The events (`webhooks`): every event of the SDK, in its style, is an entry whose generated request
+// body is the SDK's type of that event (`Extract<ResellerEvent, { event }>`), both ways; the
+// document has no other entry. `test` is the general test event.
+const events = [
+  ...RESELLER_EVENTS.map((event) => ({ style: 'reseller', union: 'ResellerEvent', event })),
+  ...[...GENERAL_EVENTS, 'test'].map((event) => ({ style: 'general', union: 'GeneralEvent', event })),
+]
+const eventKeys = new Set(events.map(({ style, event }) => `${style}/${event}`))
+const strayEntries = Object.keys(document.webhooks ?? {}).filter((key) => !eventKeys.has(key))
+if (strayEntries.length > 0) {
+  console.error(`openapi-types-check: webhooks entries the SDK has no event for: ${strayEntries.join(', ')}`)
+  process.exit(1)
+}
+for (const { style, union, event } of events) {
+  const key = `${style}/${event}`
+  if (!document.webhooks?.[key]?.post) {
+    console.error(`openapi-types-check: the ${style}-style event ${event} is not in the document's webhooks`)
+    process.exit(1)
+  }
+  const name = key.replace(/[^A-Za-z0-9]+/g, '_')
+  lines.push(
+    `export const ${name}: Part<WebhookBody<'${key}'>, Extract<sdkEvents.${union}, { event: '${event}' }>, '${key} body'> = true`,
+  )
 }
 
 // The error answers: every operation of the document, every 4xx/5xx status and `default`.
@@ -75,16 +102,18 @@ for (const { id, status } of errorAnswers) {
   )
 }
 
-const agreement = `// Written by scripts/openapi-types-check.mjs: three lines per operation the SDK declares, one per error answer.
+const agreement = `// Written by scripts/openapi-types-check.mjs: three lines per operation the SDK declares, one per event, one per error answer.
 import type * as z from 'zod/mini'
 import type { operations as sdk } from '../src/operations/index.js'
-import type { operations as doc } from './document.js'
+import type * as sdkEvents from '../src/schemas/events.js'
+import type { operations as doc, webhooks } from './document.js'
 
 /** \`true\` when A and B are the same type (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 type Json<R> = R extends { content: { 'application/json': infer J } } ? J : never
 type Success<Id extends keyof doc, S extends number> = Json<doc[Id]['responses'][S & keyof doc[Id]['responses']]>
 type RequestBody<Id extends keyof doc> = Json<NonNullable<doc[Id]['requestBody']>>
+type WebhookBody<K extends keyof webhooks> = Json<NonNullable<NonNullable<webhooks[K]['post']>['requestBody']>>
 type Answer<E> = E extends { readonly envelope: z.ZodMiniType<infer A> } ? A : never
 type Body<E> = E extends { readonly body: infer B } ? (B extends z.ZodMiniType ? z.input<B> : never) : never
 type Field<T, K extends string> = T extends { [P in K]: infer V } ? V : never
@@ -165,7 +194,7 @@ try {
   }
   if (!process.exitCode) {
     console.log(
-      `openapi-types-check: openapi-typescript's types of ${checked} operations agree with the SDK's (answers, pages, bodies); error.code is a string naming the listed codes in ${errorAnswers.length} error answers`,
+      `openapi-types-check: openapi-typescript's types of ${checked} operations agree with the SDK's (answers, pages, bodies), and of ${events.length} events (webhooks) with the SDK's event types; error.code is a string naming the listed codes in ${errorAnswers.length} error answers`,
     )
   }
 } finally {

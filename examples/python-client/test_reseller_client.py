@@ -1,11 +1,12 @@
 """The client against the mock: `python3 -m unittest` in this folder.
 
 Starts the mock from MOCK_BIN (default: `reseller-mock` on PATH; the single executable or the
-npm CLI alike) on a free port, or uses a running one at RESELLER_API_URL. Each test starts from
-the demo seed again (POST /__mock/reset). (Not RESELLER_MOCK_*: the mock reads that prefix as its
-own settings and refuses names it does not know.)
+npm CLI alike) on a free port, or uses a running one at RESELLER_MOCK_URL. Each test gets a
+namespace of its own (POST /__mock/namespaces): a fresh mock of the demo seed at its own URL,
+deleted after the test, so tests may run in parallel (see examples/python-pytest).
 """
 
+import json
 import os
 import re
 import signal
@@ -16,7 +17,7 @@ import urllib.request
 from reseller_client import ApiError, ResellerClient, ValidationError
 
 KEY = "svc_live_acme_full"
-mock_url = os.environ.get("RESELLER_API_URL")
+mock_url = os.environ.get("RESELLER_MOCK_URL")
 mock_process = None
 
 
@@ -44,11 +45,19 @@ def tearDownModule():
         raise RuntimeError(f"the mock exited with {mock_process.returncode} on SIGTERM")
 
 
+def control(method, url):
+    """One request to a control endpoint of the mock; returns the `data` of its answer."""
+    with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=10) as answer:
+        return json.loads(answer.read())["data"]
+
+
 class ResellerClientTest(unittest.TestCase):
     def setUp(self):
-        reset = urllib.request.Request(f"{mock_url}/__mock/reset", method="POST")
-        urllib.request.urlopen(reset, timeout=10).close()
-        self.client = ResellerClient(mock_url, KEY)
+        # A namespace: this test's own mock of the demo seed, at its own URL.
+        namespace = control("POST", f"{mock_url}/__mock/namespaces")
+        self.addCleanup(control, "DELETE", f"{mock_url}/__mock/namespaces/{namespace['id']}")
+        self.mock_url = namespace["url"]
+        self.client = ResellerClient(self.mock_url, KEY)
 
     def test_provisions_an_account_for_a_client(self):
         account = self.client.provision_hosting(501, domain="python-client.test", whm_package="starter")
@@ -91,7 +100,7 @@ class ResellerClientTest(unittest.TestCase):
 
     def test_an_unknown_key_is_a_401(self):
         with self.assertRaises(ApiError) as refused:
-            ResellerClient(mock_url, "svc_live_nobody").ticket_page()
+            ResellerClient(self.mock_url, "svc_live_nobody").ticket_page()
         self.assertEqual(refused.exception.status, 401)
         self.assertNotIsInstance(refused.exception, ValidationError)
 

@@ -9,6 +9,7 @@ const BOUND_WEBHOOK_TESTS = [
   'test/webhooks-adapters.test.ts',
   'test/webhooks-test-delivery.test.ts',
   'test/webhooks-growing-service.test.ts',
+  'test/webhooks-dedupe.test.ts',
 ]
 // Only meaningful where Web Crypto is the backend: a page without `crypto.subtle`.
 const WEB_CRYPTO_ONLY_TESTS = ['test/webhooks-secure-context.test.ts']

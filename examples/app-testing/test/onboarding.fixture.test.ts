@@ -2,7 +2,9 @@
  * Pattern 3: the vitest fixture `@reseller-api/mock/vitest`. `createMockTest({ seed })` gives each
  * test a fresh `mock` and an `api` wired to `mock.fetch` (the seed's first key unless `apiKey` says
  * otherwise): the whole setup of pattern 2 in one line. `test.override({ mockOptions })` changes the
- * seed or key for one `describe`.
+ * seed or key for one `describe`. Every call of `mock` is awaited, so the same tests also run
+ * against a standalone server, each test in a namespace of its own, when `RESELLER_MOCK_URL` names
+ * it (docs/parallel-tests.md).
  */
 import { createMockTest, describe, expect } from '@reseller-api/mock/vitest'
 import { onboardClient, unansweredWelcomeTickets } from '../src/onboarding.ts'
@@ -15,7 +17,7 @@ describe('onboardClient, with the fixture', () => {
     const result = await onboardClient(api, 502, 'client-two.example')
     expect(result).toMatchObject({ ok: true, simulated: false })
     // The state the API does not show: the account is there, under client 502.
-    expect(mock.state().tables.accounts).toContainEqual(
+    expect((await mock.state()).tables.accounts).toContainEqual(
       expect.objectContaining({ domain: 'client-two.example', client_id: 502 }),
     )
   })

@@ -11,6 +11,20 @@
  * @packageDocumentation
  */
 
+export { ControlError as MockControlError, type ControlFailure } from './control/client.js'
+export {
+  type ConnectedMock,
+  type ConnectMockOptions,
+  connectMock,
+  type MockNamespace,
+  type MockNamespaceInfo,
+  type MockNamespaceKey,
+  type MockNamespaces,
+  type NamespaceOptions,
+  type RemoteFault,
+  type RemoteMock,
+} from './control/connect.js'
+export type { DeliveryView } from './control/schemas.js'
 export type {
   EmitEventInput,
   EmittedEvent,

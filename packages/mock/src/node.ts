@@ -9,6 +9,8 @@ import { buildMockApi } from './create-mock-api.js'
 import type { MockApi, MockApiOptions } from './mock-api.js'
 import { serveMock } from './server/http/serve.js'
 
+export { ControlError as MockControlError } from './control/client.js'
+export { connectMock } from './control/connect.js'
 export { ApiError as MockApiError, isApiError as isMockApiError } from './errors.js'
 export { defaultFaultCode } from './faults/registry.js'
 export { FaultJson, FaultMatch, FaultSpec } from './faults/schema.js'

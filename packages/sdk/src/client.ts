@@ -1,6 +1,10 @@
-import { LOG_LEVELS, type Logger, type LogLevel } from './core/logger.js'
+import type { ApiPromise } from './core/api-promise.js'
+import type { HttpMethod } from './core/endpoint.js'
+import { checkHooks, type RequestHooks } from './core/hooks.js'
+import { LOG_LEVELS, type Logger, type LogLevel, logLevelFromEnv } from './core/logger.js'
+import type { RawInput } from './core/raw.js'
 import { userAgent } from './core/runtime.js'
-import { type FetchFunction, refuseAuthorization, Transport } from './core/transport.js'
+import { type FetchFunction, type RequestOptions, refuseAuthorization, Transport } from './core/transport.js'
 import { HostingResource } from './resources/hosting.js'
 import { InvoicesResource } from './resources/invoices.js'
 import { ResellerWebhookResource } from './resources/reseller-webhook.js'
@@ -30,10 +34,24 @@ export interface ResellerApiOptions {
   fetch?: FetchFunction
   /** Headers sent with every request (tracing, proxies). They may replace `User-Agent`, never `Authorization`. */
   headers?: Record<string, string>
-  /** Where to log traffic and retries (`console` works). Nothing is logged without it; the key never is. */
+  /**
+   * Where to log traffic and retries (`console` works). Nothing is logged without it, unless the
+   * environment variable `RESELLER_API_LOG` is set (see `logLevel`); the key never is.
+   */
   logger?: Logger
-  /** Lowest level passed to `logger`. Default `'warn'` (retries only); `'debug'` adds every attempt. */
+  /**
+   * Lowest level passed to `logger`. Default `'warn'` (retries only); `'debug'` adds every attempt.
+   * When neither `logger` nor `logLevel` is given and `process.env.RESELLER_API_LOG` is `debug`,
+   * `info`, `warn` or `error` (Node, Bun, Deno), the client logs at that level to `console`.
+   */
   logLevel?: LogLevel
+  /**
+   * Functions called around each attempt (retries included), for tracing and metrics without
+   * wrapping `fetch`: `onRequest({ method, url, attempt })` before it is sent, `onResponse({ method,
+   * url, attempt, status, requestId, durationMs, error })` once it ended. They never get the key or
+   * a header; one that throws is logged at `error` and the call goes on; promises are not awaited.
+   */
+  hooks?: RequestHooks
   /**
    * Refuse answers holding what this SDK version does not know: an enum value it does not list or
    * a field its schema does not declare then throws {@link ResponseValidationError}. Default
@@ -79,6 +97,7 @@ export class ResellerApi {
   readonly services: ServicesResource
   /** The caller's invoices. */
   readonly invoices: InvoicesResource
+  readonly #transport: Transport
 
   /**
    * Checks the options and builds the client. Throws a `TypeError` for a key that is not a
@@ -94,9 +113,14 @@ export class ResellerApi {
     const timeoutMs = checkNumber('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS)
     const maxRetries = checkNumber('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0, 100)
     const headers = checkHeaders(options.headers)
-    const logLevel = options.logLevel ?? 'warn'
+    // Options win over the environment: the variable is read only when neither was given.
+    const envLevel =
+      options.logger === undefined && options.logLevel === undefined ? logLevelFromEnv() : undefined
+    const logger = options.logger ?? (envLevel === undefined ? undefined : globalThis.console)
+    const logLevel = options.logLevel ?? envLevel ?? 'warn'
     if (!LOG_LEVELS.includes(logLevel))
       throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`)
+    const hooks = checkHooks(options.hooks)
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new TypeError('fetch must be a function')
     }
@@ -121,10 +145,13 @@ export class ResellerApi {
       fetch,
       timeoutMs,
       maxRetries,
-      logger: options.logger,
+      logger,
       logLevel,
       strictResponses: options.strictResponses ?? false,
+      hooks,
+      mode: this.mode,
     })
+    this.#transport = transport
     this.hosting = new HostingResource(transport)
     this.whm = new WhmResource(transport)
     this.tickets = new TicketsResource(transport)
@@ -132,6 +159,31 @@ export class ResellerApi {
     this.webhooks = new WebhooksResource(transport)
     this.services = new ServicesResource(transport)
     this.invoices = new InvoicesResource(transport)
+  }
+
+  /**
+   * Sends any request under `/api/v1`, for an endpoint this SDK version does not know yet, with the
+   * client's key, retries (never for a POST), errors, hooks and logging. `path` starts with `/` and
+   * is relative to `/api/v1`; it may not climb out of it. Resolves to the answer's `data`, parsed
+   * as JSON without a schema (`undefined` for an empty answer): give its type as `T`.
+   *
+   * ```ts
+   * const usage = await api.request<{ accounts_used: number }>('GET', '/reseller/whm/usage')
+   * await api.request('POST', '/support/tickets', { body: { subject, message, department: 'sales' } })
+   * ```
+   *
+   * Rejects with a `TypeError` before sending for a method other than GET, POST, PUT, PATCH and
+   * DELETE, a path that does not start with `/` or leaves `/api/v1`, a query value that is not a
+   * string, number or boolean, or a body that has no JSON form (or comes with a GET); with the
+   * SDK's error classes for what the service answers.
+   */
+  request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    input?: RawInput,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#transport.request<T>(method, path, input, options)
   }
 }
 

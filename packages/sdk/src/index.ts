@@ -71,11 +71,15 @@ export {
   type ValidationErrorInit,
   WhmUnavailableError,
 } from './core/errors.js'
+export type { RequestHookInfo, RequestHooks, ResponseHookInfo } from './core/hooks.js'
 export type { Logger, LogLevel } from './core/logger.js'
+export type { ConnectionOutcome } from './core/outcome.js'
 export { Page, type PageFetcher, PagePromise } from './core/pagination.js'
+export type { RawInput, RawQueryValue } from './core/raw.js'
 export type { ApiResource } from './core/resource.js'
 export type { FetchFunction, RequestOptions } from './core/transport.js'
 export type { HostingResource } from './resources/hosting.js'
+export type { HostingEnsured } from './resources/hosting-ensure.js'
 export type { InvoicesResource } from './resources/invoices.js'
 export type { ResellerWebhookResource } from './resources/reseller-webhook.js'
 export type { ServicesResource } from './resources/services.js'

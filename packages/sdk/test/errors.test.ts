@@ -304,7 +304,9 @@ describe('no answer', () => {
     const error = (await rejection(api.whm.usage())) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error).not.toBeInstanceOf(TimeoutError)
-    expect(error.message).toBe(`GET ${API}/reseller/whm/usage: the answer was cut short`)
+    expect(error.message).toBe(
+      `GET ${API}/reseller/whm/usage: the answer was cut short; it may have reached the service (outcome unknown); a GET changes nothing, sending it again is safe`,
+    )
     expect(error.cause).toBe(cause)
   })
 

@@ -335,6 +335,7 @@ describe.runIf(BINDING === 'node')('verifying with several secrets compares with
     const compared: string[] = []
     const backend: HmacBackend = {
       signHex: () => '',
+      sha256Hex: () => '',
       verifyHeader: (_payload, _header, secret) => {
         compared.push(secret)
         return secret === 'b'

@@ -1,6 +1,7 @@
 /** Reading a subcommand's flags: the part every fidelity command shares (`import`, `compare`, `record`, `replay`). */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { commandFailure } from './errors.js'
+import { describeParseArgsError } from './flag-problems.js'
 
 type Parsed<O extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>
@@ -22,7 +23,7 @@ export function readCommandLine<O extends ParseArgsOptionsConfig>(
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals }) as Parsed<O>
   } catch (error) {
-    return commandFailure(command, (error as Error).message, true)
+    return commandFailure(command, describeParseArgsError(error, Object.keys(options)), true)
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(usage)

@@ -21,6 +21,7 @@ import {
 import { SCENARIOS, type ScenarioName } from '../fidelity/scenario.js'
 import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
+import { fileProblem } from './flag-problems.js'
 import { writeReports } from './reports.js'
 
 const USAGE = `Usage: reseller-mock compare --upstream URL --key KEY [--webhook ID]... [--scenario read|sandbox]
@@ -78,10 +79,7 @@ export async function run(argv: string[]): Promise<number> {
       rules = parseAllowFile(await readFile(values.allow, 'utf8'), values.allow)
     } catch (error) {
       if (error instanceof AllowFileError) return fail(`--allow: ${error.message}`, true)
-      return fail(
-        `--allow: cannot read ${values.allow}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        true,
-      )
+      return fail(`--allow: ${values.allow} ${fileProblem(error)}`, true)
     }
   }
   let steps: Awaited<ReturnType<typeof compareAccounts>>['steps']

@@ -8,9 +8,17 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { UsageError } from './errors.js'
+import { closestFlag } from './flag-problems.js'
 
 /** The prefix of every variable this module reads. */
 export const ENV_PREFIX = 'RESELLER_MOCK_'
+
+/**
+ * Variables of the prefix that belong to the mock's clients, not to the server: `RESELLER_MOCK_URL`
+ * tells test code where a running mock is (docs/parallel-tests.md). The server ignores them, so one
+ * CI variable can reach the tests and a service container alike.
+ */
+const CLIENT_VARIABLES = new Set(['RESELLER_MOCK_URL'])
 
 /** Flags that are questions to the CLI rather than settings of the server: no variable. */
 const NOT_SETTINGS = new Set(['help', 'version'])
@@ -54,11 +62,13 @@ export function flagsFromEnvironment(
   const args: string[] = []
   const variables = new Map<string, string>()
   for (const [variable, raw] of Object.entries(env)) {
-    if (!variable.startsWith(ENV_PREFIX) || raw === undefined) continue
+    if (!variable.startsWith(ENV_PREFIX) || raw === undefined || CLIENT_VARIABLES.has(variable)) continue
     const name = byVariable.get(variable)
     if (name === undefined) {
+      const flag = variable.slice(ENV_PREFIX.length).toLowerCase().replaceAll('_', '-')
+      const guess = closestFlag(flag, settings)
       throw new UsageError(
-        `${variable} is not a setting of reseller-mock; the variables are ${[...byVariable.keys()].join(', ')}`,
+        `${variable} is not a setting of reseller-mock${guess ? ` (did you mean ${variableName(guess.slice(2))}?)` : ''}; the variables are ${[...byVariable.keys()].join(', ')}`,
       )
     }
     const value = raw.trim()
@@ -71,7 +81,8 @@ export function flagsFromEnvironment(
       else if (!FALSE.has(word))
         throw new UsageError(`${variable}: must be true or false (or 1/0, yes/no, on/off), got "${raw}"`)
     } else if (option.multiple) {
-      for (const item of value.split(',')) if (item.trim() !== '') args.push(`--${name}=${item.trim()}`)
+      // An empty entry (`a,,b`) is passed on: the caller refuses it as it refuses `--flag ""`.
+      for (const item of value.split(',')) args.push(`--${name}=${item.trim()}`)
     } else {
       args.push(`--${name}=${value}`)
     }

@@ -234,7 +234,8 @@ export async function run(argv: string[]): Promise<number> {
         (error: Error) => lost(`lost the delivery stream of the mock at ${base}: ${error.message}`),
       )
     })
-    printTimed(readyLine(plan.url, configured))
+    // The Ready line starts the line (scripts wait for `^Ready!`); only attempt lines carry the time.
+    process.stdout.write(`${readyLine(plan.url, configured)}\n`)
     ready = true
     for (const message of early.splice(0)) printTimed(attemptLine(message))
     return await stopped

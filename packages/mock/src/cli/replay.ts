@@ -19,6 +19,7 @@ import {
 } from '../fidelity/report.js'
 import { readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
+import { fileProblem } from './flag-problems.js'
 import { writeReports } from './reports.js'
 
 const USAGE = `Usage: reseller-mock replay FILE.jsonl [--report FILE.json] [--junit FILE.xml] [--allow FILE]
@@ -52,7 +53,7 @@ async function readText(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8')
   } catch (error) {
-    throw new CassetteError(`cannot read ${what} ${path}: ${(error as Error).message}`)
+    throw new CassetteError(`${what} ${path} ${fileProblem(error)}`)
   }
 }
 

@@ -25,7 +25,7 @@ retried on the usual schedule. Delivery ids are in GET /__mock/deliveries, in th
   --mock URL     the mock's URL, as it printed it (http://127.0.0.1:4010)
   --help         show this help
 
-Exit codes: 0 the receiver answered 2xx; 1 it did not; 2 unknown delivery id, usage error, or the
+Exit codes: 0 the receiver answered 2xx; 1 it did not; 2 usage error, unknown delivery id, or the
 mock cannot be reached.
 `
 

@@ -3,7 +3,7 @@
  *
  *   reseller-mock [--port 4010] [--host 127.0.0.1] [--seed FILE] [--state FILE [--adopt-seed]]
  *                 [--insecure-webhooks] [--journal-limit N] [--allowed-host NAME]...
- *                 [--allowed-origin ORIGIN]... [--quiet]
+ *                 [--allowed-origin ORIGIN]... [--max-namespaces N] [--quiet]
  *
  * Exit codes: 0 after SIGINT/SIGTERM (clean stop, at any moment from the start on); 1 when a seed
  * or state file cannot be used, a host or port cannot be bound, or the start fails otherwise; 2 on
@@ -16,12 +16,14 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 // Inlined by the bundler: --version reads no file beside the code (the single executable has none).
 import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
+import { DEFAULT_MAX_NAMESPACES } from '../server/host/namespaces.js'
 import type { KeyInfo, Standalone } from '../server/host/standalone.js'
 import { normalizeOrigin } from '../server/http/cors.js'
 import { boundHostName, hostName, isLoopbackHost } from '../server/http/guard.js'
 import { StateFileError } from '../server/state-file/path.js'
 import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
+import { describeParseArgsError, fileProblem } from './flag-problems.js'
 import { handleStopSignals } from './stop-signals.js'
 
 const USAGE = `Usage: reseller-mock [options]
@@ -57,6 +59,8 @@ Options:
                         let browser pages of ORIGIN call the mock (repeatable; e.g.
                         http://localhost:5173, a dev server of your app): their requests are
                         served, with CORS headers; pages of any other origin get 403 cross_origin
+  --max-namespaces N    namespaces this server holds at once (default 1000; 0 turns them off):
+                        isolated mocks made with POST /__mock/namespaces, each at /ns/{id}
   --quiet               no request log (start and stop lines are still printed)
   -v, --version         print the version
   -h, --help            show this help
@@ -89,6 +93,7 @@ interface Flags {
   adoptSeed: boolean
   insecureWebhooks: boolean
   journalLimit?: number
+  maxNamespaces?: number
   allowedHosts: string[]
   allowedOrigins: string[]
   quiet: boolean
@@ -97,7 +102,7 @@ interface Flags {
 }
 
 /** Flags whose value is a number: `--port -1` reaches the range check instead of parseArgs' "ambiguous". */
-const NUMBER_FLAGS = new Set(['--port', '--journal-limit'])
+const NUMBER_FLAGS = new Set(['--port', '--journal-limit', '--max-namespaces'])
 
 /** `--port -1` → `--port=-1`: parseArgs takes a value starting with `-` for a missing one. */
 function joinNegativeNumbers(argv: string[]): string[] {
@@ -126,6 +131,7 @@ const OPTIONS = {
   'adopt-seed': { type: 'boolean' },
   'insecure-webhooks': { type: 'boolean' },
   'journal-limit': { type: 'string' },
+  'max-namespaces': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
@@ -153,7 +159,7 @@ function parseFlags(argv: string[]): Flags {
   try {
     values = parse().values
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(describeParseArgsError(error, Object.keys(OPTIONS)))
   }
   const rawPort = values.port ?? '4010'
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
@@ -178,17 +184,23 @@ function parseFlags(argv: string[]): Flags {
   if (rawLimit !== undefined && !/^\d{1,9}$/.test(rawLimit)) {
     throw invalid('journal-limit', `must be a whole number of 0 or more, got "${rawLimit}"`)
   }
+  const rawMax = values['max-namespaces']
+  if (rawMax !== undefined && !/^\d{1,7}$/.test(rawMax)) {
+    throw invalid('max-namespaces', `must be a whole number from 0 to 9999999, got "${rawMax}"`)
+  }
+  // One rule for the flag and its variable's comma-separated list: an empty entry is refused in both.
+  const got = (value: string) => (value.trim() === '' ? 'got an empty entry' : `got "${value}"`)
   const allowedHosts = values['allowed-host'] ?? []
   for (const name of allowedHosts) {
     if (hostName(name) === null)
-      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, got "${name}"`)
+      throw invalid('allowed-host', `needs a host name such as mock.test or mock.test:4010, ${got(name)}`)
   }
   const allowedOrigins = values['allowed-origin'] ?? []
   for (const origin of allowedOrigins) {
     if (normalizeOrigin(origin) === null)
       throw invalid(
         'allowed-origin',
-        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), got "${origin}"`,
+        `needs an origin such as http://localhost:5173 (scheme, host and port; no path), ${got(origin)}`,
       )
   }
   return {
@@ -199,6 +211,7 @@ function parseFlags(argv: string[]): Flags {
     adoptSeed: values['adopt-seed'] ?? false,
     insecureWebhooks: values['insecure-webhooks'] ?? false,
     journalLimit: rawLimit === undefined ? undefined : Number(rawLimit),
+    maxNamespaces: rawMax === undefined ? undefined : Number(rawMax),
     allowedHosts,
     allowedOrigins,
     quiet: values.quiet ?? false,
@@ -213,7 +226,7 @@ async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (
   try {
     bytes = await readFile(path)
   } catch (error) {
-    throw new StartError(`cannot read seed file ${path}: ${(error as Error).message}`)
+    throw new StartError(`seed file ${path} ${fileProblem(error)}`)
   }
   const parse = (text: string) => {
     try {
@@ -269,6 +282,7 @@ export async function serve(argv: string[]): Promise<void> {
       adoptSeed: flags.adoptSeed,
       insecureWebhooks: flags.insecureWebhooks,
       journalLimit: flags.journalLimit,
+      maxNamespaces: flags.maxNamespaces,
       allowedHosts: flags.allowedHosts,
       allowedOrigins: flags.allowedOrigins,
       log: flags.quiet ? undefined : out,
@@ -327,6 +341,10 @@ export async function serve(argv: string[]): Promise<void> {
   const journalLimit = flags.journalLimit ?? DEFAULT_JOURNAL_LIMIT
   out(
     `  journal   ${journalLimit === 0 ? 'off (--journal-limit 0); answers still carry X-Request-Id' : `last ${journalLimit} API requests at ${url}/__mock/requests`}`,
+  )
+  const maxNamespaces = flags.maxNamespaces ?? DEFAULT_MAX_NAMESPACES
+  out(
+    `  namespaces ${maxNamespaces === 0 ? 'off (--max-namespaces 0)' : `up to ${maxNamespaces}: POST ${url}/__mock/namespaces makes one at ${url}/ns/{id}`}`,
   )
   out('')
   out('API keys:')

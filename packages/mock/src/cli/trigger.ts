@@ -2,26 +2,24 @@
  * `reseller-mock trigger`: one event, now (docs/developer-loop.md). Two ways:
  *
  *   reseller-mock trigger EVENT --forward-to URL --secret SECRET [--data JSON] [--style reseller|general] [--sandbox] [--unknown]
+ *   reseller-mock trigger --all --forward-to URL --secret SECRET
  *   reseller-mock trigger EVENT --mock URL --key KEY [--style reseller|general] [--json]
  *
  * With `--forward-to`, no mock: one delivery signed and sent as the mock's dispatcher sends it
- * (`webhooks/attempt.ts`, the same headers), with the SDK's sample data. With `--mock`, the running
+ * (`forward.ts`), with the SDK's sample data; `--all` sends every event (`trigger-all.ts`). With `--mock`, the running
  * mock emits it through the operation that causes it (`trigger-mock.ts`).
  *
  * Exit codes: 0 the receiver answered 2xx (every first attempt did); 1 it did not, or the operation
  * failed; 2 a usage error or an unreachable mock.
  */
-import { randomBytes } from 'node:crypto'
-import { describeFieldErrors, fieldErrors, GeneralEvent, ResellerEvent } from '@reseller-api/sdk/schemas'
-import { sampleEventData, signPayload } from '@reseller-api/sdk/webhooks'
-import { toTimestampMicros, withUtcOffset } from '../state/clock.js'
-import { attemptDelivery, DELIVERY_TIMEOUT_MS } from '../webhooks/attempt.js'
 import { httpUrlProblem, readCommandLine } from './command-line.js'
 import { commandFailure } from './errors.js'
-import { EVENT_NAME_SHAPE, knownNames, parseStyle, type Style, styleFor, stylesOf } from './event-names.js'
-import { answerLine, printTimed, sentLine } from './output.js'
+import { knownNames, parseStyle, type Style, styleFor } from './event-names.js'
+import { buildEvent, forward } from './forward.js'
+import { forwardAll, UNKNOWN_EVENTS } from './trigger-all.js'
 
 const USAGE = `Usage: reseller-mock trigger EVENT --forward-to URL --secret SECRET [options]
+       reseller-mock trigger --all --forward-to URL --secret SECRET
        reseller-mock trigger EVENT --mock URL --key KEY [--style reseller|general] [--json]
 
 Sends one webhook event now.
@@ -38,6 +36,12 @@ Prints the event sent and the receiver's answer; exit 0 on a 2xx within 5 s.
   --unknown          EVENT is a name this version does not know (a.b_c form; --style required,
                      --data defaults to {}): try what your receiver does with a future event type
 
+With --all instead of EVENT: every event of both styles (domain.registered in each, and the
+general test event), then one event of each style that this version does not know
+(${UNKNOWN_EVENTS.reseller}, ${UNKNOWN_EVENTS.general}), one after the other, each printed as above, then
+"N delivered, M failed"; exit 0 when every one got a 2xx within 5 s, 1 otherwise. Only
+--forward-to and --secret apply.
+
 With --mock, the running mock emits EVENT for the key's reseller through the operation that
 causes it (hosting.created: provisioning; domain.registered and wallet.debited: provisioning with
 register_domain; ticket.created: a new ticket; ticket.replied: a staff reply to a new ticket;
@@ -52,8 +56,8 @@ up to 10 s); exit 0 when the operation succeeded and every first attempt got a 2
 
 Events: ${knownNames()}
 
-Exit codes: 0 delivered (2xx); 1 not delivered, or the operation failed; 2 usage error or the
-mock cannot be reached.
+Exit codes: 0 delivered (2xx; with --all, every one); 1 not delivered, or the operation failed;
+2 usage error or the mock cannot be reached.
 `
 
 const OPTIONS = {
@@ -63,6 +67,7 @@ const OPTIONS = {
   style: { type: 'string' },
   sandbox: { type: 'boolean' },
   unknown: { type: 'boolean' },
+  all: { type: 'boolean' },
   mock: { type: 'string' },
   key: { type: 'string' },
   json: { type: 'boolean' },
@@ -77,7 +82,8 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = readCommandLine('trigger', USAGE, argv, OPTIONS, true)
   if (typeof parsed === 'number') return parsed
   const { values, positionals } = parsed
-  if (positionals.length === 0) return usage(`needs an event name; known events: ${knownNames()}`)
+  if (values.all) return runAll(values, positionals)
+  if (positionals.length === 0) return usage(`needs an event name (or --all); known events: ${knownNames()}`)
   if (positionals.length > 1)
     return usage(`takes one event name, got ${positionals.length}: ${positionals.join(' ')}`)
   const event = positionals[0]!
@@ -124,70 +130,23 @@ export async function run(argv: string[]): Promise<number> {
   return forward(target!, values.secret, built.payload)
 }
 
-/** The event as the service would send it, or why it cannot be built from these flags. */
-function buildEvent(
-  event: string,
-  flags: { style?: Style; data?: string; sandbox?: boolean; unknown?: boolean },
-): { payload: Record<string, unknown> & { event: string } } | { problem: string } {
-  let style: Style
-  if (flags.unknown) {
-    if (!EVENT_NAME_SHAPE.test(event))
-      return {
-        problem: `--unknown needs an event name of the form a.b or a.b_c (lower case), got "${event}"`,
-      }
-    if (stylesOf(event).length > 0)
-      return { problem: `${event} is an event this version knows: leave out --unknown` }
-    if (flags.style === undefined) return { problem: '--unknown needs --style reseller or --style general' }
-    style = flags.style
-  } else {
-    const known = styleFor(event, flags.style)
-    if ('problem' in known) return known
-    style = known.style
+/** `trigger --all`: only `--forward-to` and `--secret` apply; every event is sent with its sample data. */
+function runAll(
+  values: Partial<Record<keyof typeof OPTIONS, string | boolean>>,
+  positionals: string[],
+): number | Promise<number> {
+  if (positionals.length > 0)
+    return usage(`--all sends every event: leave out the event name (got ${positionals.join(' ')})`)
+  if (values.mock !== undefined) return usage('--all applies to --forward-to (a receiver), not to --mock')
+  for (const flag of ['data', 'style', 'sandbox', 'unknown', 'key', 'json'] as const) {
+    if (values[flag] !== undefined)
+      return usage(`--${flag} does not apply to --all, which sends every event with its sample data`)
   }
-  if (flags.sandbox && style === 'general')
-    return {
-      problem: '--sandbox applies to reseller-style events (general-style events have no sandbox field)',
-    }
-  let data: unknown = flags.unknown ? {} : sampleEventData(style, event)
-  if (flags.data !== undefined) {
-    try {
-      data = JSON.parse(flags.data)
-    } catch (error) {
-      return { problem: `--data is not JSON: ${(error as Error).message}` }
-    }
-    if (typeof data !== 'object' || data === null || Array.isArray(data))
-      return { problem: '--data must be a JSON object' }
-  }
-  const now = toTimestampMicros(new Date())
-  const payload =
-    style === 'reseller'
-      ? { event, sandbox: flags.sandbox === true, timestamp: now, data }
-      : { event, created_at: withUtcOffset(now), data }
-  if (!flags.unknown) {
-    // Only what the service could send: a known event's data checked against its SDK schema.
-    const check = (style === 'reseller' ? ResellerEvent : GeneralEvent).safeParse(payload, {
-      reportInput: true,
-    })
-    if (!check.success)
-      return {
-        problem: `--data does not fit ${event}: ${describeFieldErrors(fieldErrors(check.error.issues))}`,
-      }
-  }
-  return { payload }
-}
-
-/** Signs and sends one delivery to `url`, printing it and the answer; 0 on a 2xx, else 1. */
-async function forward(url: string, secret: string, payload: { event: string }): Promise<number> {
-  const body = JSON.stringify(payload)
-  const deliveryId = `dlv_${randomBytes(16).toString('hex')}`
-  printTimed(sentLine(payload.event, deliveryId))
-  const result = await attemptDelivery(
-    { url, body, signature: await signPayload(body, secret), deliveryId, event: payload.event },
-    // No MSW in this process: no bypass mark, exactly the headers the standalone server sends.
-    { fetch: globalThis.fetch, timeoutMs: DELIVERY_TIMEOUT_MS },
-  )
-  printTimed(
-    answerLine(url, { status: result.httpStatus, durationMs: result.durationMs, error: result.error }),
-  )
-  return result.ok ? 0 : 1
+  const target = values['forward-to']
+  if (typeof target !== 'string') return usage('--all needs --forward-to URL --secret SECRET')
+  const problem = httpUrlProblem('--forward-to', target)
+  if (problem) return usage(problem)
+  const secret = values.secret
+  if (typeof secret !== 'string' || secret === '') return usage('--forward-to needs --secret SECRET')
+  return forwardAll(target, secret)
 }

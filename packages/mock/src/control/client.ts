@@ -21,7 +21,16 @@ import type { FaultJson, FaultSpec } from '../faults/schema.js'
 import type { JournalEntry, JournalFilter } from '../journal/schema.js'
 import { type ControlEndpoint, controlPath, type RawControlEndpoint } from './endpoint.js'
 import { control } from './operations.js'
-import type { ClockState, DeliveryView, ResetDone } from './schemas.js'
+import type {
+  ClockState,
+  DeliveryView,
+  NamespaceCreateBody,
+  NamespaceCreated,
+  NamespaceDeleted,
+  NamespacesDeleted,
+  NamespaceView,
+  ResetDone,
+} from './schemas.js'
 import type { EmitEventInput, EmittedEvent, MockState, StaffReplyResult } from './types.js'
 
 /** A `fetch`: the platform's, or `mock.fetch` of an in-process mock. */
@@ -71,7 +80,7 @@ export type ControlFailure =
 
 /** A control request that failed: the mock's error answer, no answer, or an answer that is not the mock's. */
 export class ControlError extends Error {
-  override readonly name = 'ControlError'
+  override readonly name = 'MockControlError'
   constructor(
     /** HTTP status of the answer; `0` when there was none. */
     readonly status: number,
@@ -170,6 +179,22 @@ export interface ControlClient {
   }
   /** `GET /__mock/openapi.json`: the OpenAPI document this mock serves, control endpoints included. */
   openapi(): Promise<Record<string, unknown>>
+  /**
+   * The namespaces of a standalone server (its root's endpoints): whole mocks at `{url}/ns/{id}`,
+   * each reached with a client of its own `url`.
+   */
+  readonly namespaces: {
+    /** `POST /__mock/namespaces`: a new namespace (every field optional); resolves its `url` and `keys`. */
+    create(body?: z.input<typeof NamespaceCreateBody>): Promise<z.output<typeof NamespaceCreated>>
+    /** `GET /__mock/namespaces`: every namespace, oldest first. */
+    list(): Promise<z.output<typeof NamespaceView>[]>
+    /** `GET /__mock/namespaces/{id}`: one (`namespace_not_found` when it does not exist). */
+    get(id: string): Promise<z.output<typeof NamespaceView>>
+    /** `DELETE /__mock/namespaces/{id}`: deletes one and everything in it. */
+    delete(id: string): Promise<z.output<typeof NamespaceDeleted>>
+    /** `DELETE /__mock/namespaces`: deletes every namespace; resolves how many went. */
+    clear(): Promise<z.output<typeof NamespacesDeleted>>
+  }
   /**
    * Sends the request of any control declaration and resolves its answer's `data`, read with the
    * declaration's schema: for an endpoint this client has no method for yet.
@@ -345,6 +370,13 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       redeliver: (deliveryId) => call(control.deliveries.redeliver, { params: { delivery_id: deliveryId } }),
     },
     openapi: () => raw(control.meta.openapi, false),
+    namespaces: {
+      create: (body) => call(control.namespaces.create, body === undefined ? {} : { body }),
+      list: () => call(control.namespaces.list),
+      get: (id) => call(control.namespaces.get, { params: { id } }),
+      delete: (id) => call(control.namespaces.delete, { params: { id } }),
+      clear: () => call(control.namespaces.clear),
+    },
     call,
   }
 }

@@ -48,6 +48,8 @@ export interface ControlEndpoint<
   readonly data: D
   /** The status of a success: 201 where the call creates something, else 200. */
   readonly status: 200 | 201
+  /** Who answers: the route table (every transport), or the standalone server alone (its namespaces). */
+  readonly servedBy: 'routes' | 'server'
 }
 
 /**
@@ -80,7 +82,15 @@ export function controlEndpoint<
 >(
   method: ControlMethod,
   path: string,
-  spec: { params?: P; body?: B; bodyOptional?: boolean; query?: Q; data: D; status?: 200 | 201 },
+  spec: {
+    params?: P
+    body?: B
+    bodyOptional?: boolean
+    query?: Q
+    data: D
+    status?: 200 | 201
+    servedBy?: 'routes' | 'server'
+  },
 ): ControlEndpoint<D, B, Q, P> {
   return {
     control: true,
@@ -93,6 +103,7 @@ export function controlEndpoint<
     query: spec.query as Q,
     data: spec.data,
     status: spec.status ?? 200,
+    servedBy: spec.servedBy ?? 'routes',
   }
 }
 

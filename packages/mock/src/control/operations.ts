@@ -15,6 +15,12 @@ import {
   ClockAdvanceBody,
   ClockState,
   DeliveryView,
+  NamespaceCreateBody,
+  NamespaceCreated,
+  NamespaceDeleted,
+  NamespaceId,
+  NamespacesDeleted,
+  NamespaceView,
   ResetDone,
   StaffReply,
   StaffReplyBody,
@@ -118,8 +124,36 @@ const meta = {
   stream: rawControlEndpoint('/__mock/stream', { media: 'text/event-stream', servedBy: 'server' }),
 }
 
+const namespace = { id: NamespaceId }
+
+/**
+ * Namespaces: whole mocks inside the standalone server, each at `/ns/{id}` (the root's endpoints:
+ * answered by the server in front of the route table, `server/host/namespace-routes.ts`).
+ */
+const namespaces = {
+  create: controlEndpoint('POST', '/__mock/namespaces', {
+    body: NamespaceCreateBody,
+    bodyOptional: true,
+    data: NamespaceCreated,
+    status: 201,
+    servedBy: 'server',
+  }),
+  list: controlEndpoint('GET', '/__mock/namespaces', { data: z.array(NamespaceView), servedBy: 'server' }),
+  get: controlEndpoint('GET', '/__mock/namespaces/{id}', {
+    params: namespace,
+    data: NamespaceView,
+    servedBy: 'server',
+  }),
+  delete: controlEndpoint('DELETE', '/__mock/namespaces/{id}', {
+    params: namespace,
+    data: NamespaceDeleted,
+    servedBy: 'server',
+  }),
+  clear: controlEndpoint('DELETE', '/__mock/namespaces', { data: NamespacesDeleted, servedBy: 'server' }),
+}
+
 /** Every control endpoint of the mock, by area. */
-export const control = { state, tickets, requests, faults, clock, events, deliveries, meta }
+export const control = { state, tickets, requests, faults, clock, events, deliveries, meta, namespaces }
 
 /** The areas of {@link control} and their declarations. */
 export type ControlOperations = typeof control

@@ -52,3 +52,76 @@ export const DeliveryView = z.extend(DeliveryRow, {
 })
 /** A delivery as the operator sees it. */
 export type DeliveryView = z.infer<typeof DeliveryView>
+
+/** A namespace's id: what `/ns/{id}` names (docs/running-the-mock.md, "Namespaces"). */
+export const NamespaceId = z
+  .string('must be a string')
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9-]{0,62}$/,
+      'must be 1 to 63 lower-case letters, digits or "-", starting with a letter or digit',
+    ),
+  )
+
+/** Shortest and longest `ttl_seconds` of a namespace: a minute, 30 days. */
+export const NAMESPACE_TTL = { min: 60, max: 2_592_000, default: 3600 } as const
+
+/**
+ * Body of `POST /__mock/namespaces`, every field optional. `seed` is a seed object of
+ * docs/running-the-mock.md, "Seed format" (checked as a seed file is: its problems are named under `seed`).
+ */
+export const NamespaceCreateBody = z.strictObject({
+  id: z.optional(NamespaceId),
+  seed: z.optional(z.record(z.string(), z.unknown())),
+  random_seed: z.optional(
+    z.union([z.string().check(z.maxLength(200, 'must be at most 200 characters')), z.int()], {
+      error: 'must be a string or an integer',
+    }),
+  ),
+  ttl_seconds: z.optional(
+    z
+      .int('must be a whole number of seconds')
+      .check(
+        z.gte(NAMESPACE_TTL.min, `must be at least ${NAMESPACE_TTL.min}`),
+        z.lte(NAMESPACE_TTL.max, `must be at most ${NAMESPACE_TTL.max} (30 days)`),
+      ),
+  ),
+  label: z.optional(z.string('must be a string').check(z.maxLength(200, 'must be at most 200 characters'))),
+})
+
+/** An API key of a namespace's seed, as the CLI prints the server's. */
+export const NamespaceKey = z.object({
+  key: z.string(),
+  mode: z.enum(['live', 'sandbox']),
+  scopes: z.array(z.string()),
+  reseller_id: z.int(),
+  reseller: z.string(),
+})
+
+/** Answer of `POST /__mock/namespaces`: where the new mock lives and its keys. */
+export const NamespaceCreated = z.object({
+  id: z.string(),
+  /** `http://HOST:PORT/ns/{id}`: the namespace's base URL. */
+  url: z.string(),
+  keys: z.array(NamespaceKey),
+  label: z.nullable(z.string()),
+  created_at: z.string(),
+  expires_at: z.string(),
+})
+
+/** A namespace as `GET /__mock/namespaces` lists it. */
+export const NamespaceView = z.object({
+  id: z.string(),
+  url: z.string(),
+  label: z.nullable(z.string()),
+  created_at: z.string(),
+  expires_at: z.string(),
+  /** API requests answered under its `url` (control requests are not counted). */
+  requests: z.int(),
+})
+
+/** Answer of `DELETE /__mock/namespaces/{id}`. */
+export const NamespaceDeleted = z.object({ id: z.string(), deleted: z.literal(true) })
+
+/** Answer of `DELETE /__mock/namespaces`: how many went. */
+export const NamespacesDeleted = z.object({ deleted: z.int() })

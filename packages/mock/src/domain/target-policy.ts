@@ -161,6 +161,35 @@ export function urlProblem(url: string): string | null {
 }
 
 /**
+ * What ends the refusal of a target before an attempt: a decision of the mock's policy (it tells
+ * nothing about the network: no connection was made), and the setting that lifts it.
+ */
+export const REFUSED_TARGET_HINT =
+  'the mock sends to loopback and private addresses, and over http://, only when started with --insecure-webhooks (createMockApi({ insecureWebhooks: true }) in-process); nothing was sent'
+
+/** `target refused: …; ` and {@link REFUSED_TARGET_HINT}: a delivery's `error` for a refused target. */
+export function targetRefused(problem: string): string {
+  return `target refused: ${problem}; ${REFUSED_TARGET_HINT}`
+}
+
+/**
+ * Why an attempt to `url` is refused without `insecureWebhooks`, as a delivery's `error`, or `null`.
+ * A loopback or private host is named first, even on `http://`: that is what a user must change.
+ */
+export function attemptRefusal(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return targetRefused('url must be a valid URL')
+  }
+  const host = hostProblem(parsed.hostname)
+  if (host) return targetRefused(host)
+  const problem = targetProblem(url)
+  return problem && targetRefused(`url ${problem}`)
+}
+
+/**
  * Why a general webhook's target URL is refused without `insecureWebhooks` (HTTPS on a public host),
  * as a message that names the rule (it completes "url …"), or `null` when it may be used.
  */

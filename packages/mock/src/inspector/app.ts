@@ -8,9 +8,14 @@ import './app.css'
 import { byId } from './dom.js'
 import { skeleton } from './layout.js'
 import { connect } from './live.js'
+import { showNamespaces } from './namespaces.js'
 
 /** Values the server puts in the page (from the SDK's schemas), so that they are never restated here. */
-const config = JSON.parse(byId('inspector-config').textContent ?? '{}') as { ticket_statuses: string[] }
+const config = JSON.parse(byId('inspector-config').textContent ?? '{}') as {
+  ticket_statuses: string[]
+  namespaces?: boolean
+}
 
 skeleton(config)
 connect()
+void showNamespaces(config)

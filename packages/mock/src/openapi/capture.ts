@@ -23,10 +23,17 @@ import {
   type OpenApiDocument,
 } from '@reseller-api/sdk/schemas'
 import { createMockApi } from '../index.js'
-import { controlSpecs, servedDocument } from './served.js'
+import { controlSpecs, servedDocument, serverOnlyOperationIds } from './served.js'
 
 /** The mock time the examples are captured at. */
 export const EXAMPLE_TIME = Date.UTC(2026, 0, 15, 9, 30)
+
+/** Whether an in-process mock answers the example: JSON, and not one of the server's own endpoints. */
+function capturable(request: ExampleRequestOf): boolean {
+  serverOnly ??= serverOnlyOperationIds()
+  return request.media === 'application/json' && !serverOnly.has(request.operationId)
+}
+let serverOnly: Set<string> | undefined
 
 /**
  * Runs the example request of every operation of `document` whose operationId `capture` accepts
@@ -35,7 +42,7 @@ export const EXAMPLE_TIME = Date.UTC(2026, 0, 15, 9, 30)
  */
 export async function captureExamples(
   document: OpenApiDocument,
-  capture: (request: ExampleRequestOf) => boolean = (request) => request.media === 'application/json',
+  capture: (request: ExampleRequestOf) => boolean = capturable,
 ): Promise<Record<string, CapturedExample>> {
   const requests = exampleRequests(document)
   const byId = new Map(requests.map((request) => [request.operationId, request]))

@@ -227,4 +227,95 @@ export const controlTexts: ControlTexts = {
       answer: { description: 'The event stream' },
     },
   },
+  namespaces: {
+    create: {
+      operationId: 'mockCreateNamespace',
+      summary: 'Make a namespace: a whole mock of its own at `/ns/{id}` (standalone server only)',
+      description:
+        'A new mock inside this server, with its own store, clock, journal, faults, webhook deliveries and ids, ' +
+        'served at `url` (`http://HOST:PORT/ns/{id}`, from the host this request came to): its API below ' +
+        '`{url}/api/v1`, its control endpoints below `{url}/__mock/`. Every field is optional: `id` (made as ' +
+        "`ns-` and 12 letters or digits when left out), `seed` (default: the server's own seed), `random_seed`, " +
+        '`ttl_seconds` (60 to 2,592,000, default 3,600: a namespace that gets no request for that long is ' +
+        "deleted; every request renews it) and `label`. A seed's problems are named under `seed` " +
+        '(`seed.resellers[0].api_keys`). Beyond `--max-namespaces` the answer is 429 `namespace_limit`.',
+      answer: { description: 'The namespace: its id, URL, keys, label and times' },
+      errors: { 409: ['namespace_exists'], 429: ['namespace_limit'] },
+      staticExample: {
+        success: true,
+        data: {
+          id: 'worker-3',
+          url: 'http://127.0.0.1:4010/ns/worker-3',
+          keys: [
+            {
+              key: 'svc_live_acme_full',
+              mode: 'live',
+              scopes: ['reseller:hosting', 'reseller:webhooks', 'support:read', 'support:write'],
+              reseller_id: 1,
+              reseller: 'Acme Hosting',
+            },
+          ],
+          label: 'pytest worker 3',
+          created_at: '2026-01-15T09:30:00.000Z',
+          expires_at: '2026-01-15T10:30:00.000Z',
+        },
+      },
+    },
+    list: {
+      operationId: 'mockListNamespaces',
+      summary: 'The namespaces, oldest first (standalone server only)',
+      description:
+        'Each namespace with its URL, label, times and `requests`: the API requests answered under its URL ' +
+        '(control requests are not counted).',
+      answer: { description: 'The namespaces' },
+      staticExample: {
+        success: true,
+        data: [
+          {
+            id: 'worker-3',
+            url: 'http://127.0.0.1:4010/ns/worker-3',
+            label: null,
+            created_at: '2026-01-15T09:30:00.000Z',
+            expires_at: '2026-01-15T10:30:00.000Z',
+            requests: 12,
+          },
+        ],
+      },
+    },
+    get: {
+      operationId: 'mockGetNamespace',
+      summary: 'One namespace (standalone server only)',
+      description: '404 `namespace_not_found` for an id that was never made, was deleted or expired.',
+      answer: { description: 'The namespace' },
+      errors: { 404: ['namespace_not_found'] },
+      staticExample: {
+        success: true,
+        data: {
+          id: 'worker-3',
+          url: 'http://127.0.0.1:4010/ns/worker-3',
+          label: null,
+          created_at: '2026-01-15T09:30:00.000Z',
+          expires_at: '2026-01-15T10:30:00.000Z',
+          requests: 12,
+        },
+      },
+    },
+    delete: {
+      operationId: 'mockDeleteNamespace',
+      summary: 'Delete one namespace and everything in it (standalone server only)',
+      description:
+        'Its state, journal, faults and scheduled deliveries go (with `--state`, its rows too); its URL answers ' +
+        '404 `namespace_not_found` from then on.',
+      answer: { description: 'Deleted' },
+      errors: { 404: ['namespace_not_found'] },
+      staticExample: { success: true, data: { id: 'worker-3', deleted: true } },
+    },
+    clear: {
+      operationId: 'mockDeleteNamespaces',
+      summary: 'Delete every namespace (standalone server only)',
+      description: 'The root mock stays as it is.',
+      answer: { description: 'How many namespaces went' },
+      staticExample: { success: true, data: { deleted: 3 } },
+    },
+  },
 }

@@ -75,6 +75,19 @@ export function controlSpecs(): OperationSpec[] {
   )
 }
 
+/**
+ * The operationIds of the control endpoints only the standalone server answers (its streams, its
+ * namespaces): an in-process mock has no example answer of them to capture.
+ */
+export function serverOnlyOperationIds(): Set<string> {
+  const ids = new Set<string>()
+  for (const [area, declarations] of Object.entries(control))
+    for (const [key, declaration] of Object.entries(declarations as Record<string, AnyControlEndpoint>))
+      if (declaration.servedBy === 'server')
+        ids.add((controlTexts as Record<string, Record<string, ControlText>>)[area]![key]!.operationId)
+  return ids
+}
+
 /** The mock's tag and the note it adds to the document's description. */
 const MOCK = {
   tag: {

@@ -131,6 +131,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export function createHandle(routes: readonly Route[], mock: MockContext): CoreHandler {
   const match = compileRoutes(routes)
+  // A header that names a path names it on the server: below the base URL's own path (a namespace's).
+  const basePath = new URL(mock.baseUrl).pathname.replace(/\/+$/, '')
 
   /** A route's error as an answer; fills the error code and caller of `record` when given. */
   const failed = (
@@ -152,7 +154,7 @@ export function createHandle(routes: readonly Route[], mock: MockContext): CoreH
     if (queued.length > 0) response.headers[DELIVERIES_HEADER] = queued.join(', ')
     if (route.successor !== undefined) {
       response.headers.deprecation = 'true'
-      response.headers.link = `<${route.successor}>; rel="successor-version"`
+      response.headers.link = `<${basePath}${route.successor}>; rel="successor-version"`
     }
     return response
   }
@@ -202,7 +204,9 @@ export function createHandle(routes: readonly Route[], mock: MockContext): CoreH
       }
       const call = createCall(request, params, mock, caller, route.operation)
       result = mock.dispatcher.collectQueued(queued, () =>
-        route.transaction === false ? route.resolve(call) : mock.store.transact(() => route.resolve(call)),
+        route.transaction === false
+          ? route.resolve(call)
+          : mock.store.transact(() => route.resolve(call), { refusable: true }),
       )
     } catch (error) {
       result = failed(error, request, route, record)

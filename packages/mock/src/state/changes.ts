@@ -21,8 +21,18 @@ export interface StoreChange {
  * Receives each committed change at once, synchronously, in commit order. `'replaced'` means the
  * whole state was replaced (a reset, a restore): only a new snapshot describes it. The rows of a
  * change are the live records: serialize them before returning, keep nothing.
+ *
+ * A listener may refuse a change whose transaction is `refusable` (a request's: its answer has not
+ * left yet) by throwing: the store then undoes the transaction, as if it had thrown itself, and
+ * rethrows, so an error answer means nothing changed. It must not throw otherwise.
  */
-export type CommitListener = (change: StoreChange | 'replaced') => void
+export type CommitListener = (change: StoreChange | 'replaced', commit: CommitInfo) => void
+
+/** How a change was committed; see {@link CommitListener}. */
+export interface CommitInfo {
+  /** Whether a listener may refuse it by throwing (the store then undoes it). */
+  refusable: boolean
+}
 
 /** The write methods of a table that change capture needs; every {@link Table} has them. */
 interface WritableTable extends AnyTable {

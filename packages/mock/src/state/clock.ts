@@ -37,6 +37,12 @@ export interface Clock {
   /** The current mock time and offset. */
   state(): ClockState
   /**
+   * The same as {@link Clock.state}, by the name `connectMock(url).clock.get()` has (`GET
+   * /__mock/clock`), so that `await mock.clock.get()` runs against an in-process mock and a
+   * running one alike.
+   */
+  get(): ClockState
+  /**
    * Moves mock time forward by `ms` (the offset grows by exactly `ms`) and resolves, with the
    * clock's {@link ClockState} afterwards, once every task that falls due on the way has run.
    * Time moves like a fake timer's: it is frozen at the advance's start, jumps to each due task's
@@ -181,6 +187,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       return offsetMs
     },
     state,
+    get: state,
     advance(ms: number) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
         return Promise.reject(new RangeError(`clock.advance: ms must be a finite number >= 0, got ${ms}`))

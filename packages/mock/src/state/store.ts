@@ -39,9 +39,10 @@ export interface StoreApi {
   /**
    * Runs `fn` as one transaction: if it throws, every table write and id it made is undone and the
    * error is rethrown. Writes after an `await` inside `fn` are outside the transaction. Nested calls
-   * join the outer transaction.
+   * join the outer transaction. `refusable`: a commit listener may refuse the change by throwing
+   * (the state file that cannot save it), which undoes it as a throw of `fn` would.
    */
-  transact<R>(fn: () => R): R
+  transact<R>(fn: () => R, options?: { refusable?: boolean }): R
   /** Runs `fn` once the current transaction commits (at once outside one); dropped if it fails. */
   afterCommit(fn: () => void): void
   /** Calls `listener` after every committed change (once per transaction). Returns an unsubscribe function. */
@@ -163,24 +164,37 @@ class StoreCore implements StoreApi, TableHost {
     return previous + 1
   }
 
-  transact<R>(fn: () => R): R {
+  transact<R>(fn: () => R, options?: { refusable?: boolean }): R {
     if (this.#tx) return fn()
     const current: Transaction = { undo: undefined, commit: undefined }
     this.#tx = current
     let result: R
+    const undo = () => {
+      this.#tx = undefined
+      this.#changes.discard()
+      const list = current.undo
+      if (list) for (let i = list.length - 1; i >= 0; i--) list[i]!()
+    }
     try {
       result = fn()
     } catch (error) {
-      this.#tx = undefined
-      this.#changes.discard()
-      const undo = current.undo
-      if (undo) for (let i = undo.length - 1; i >= 0; i--) undo[i]!()
+      undo()
       throw error
     }
     this.#tx = undefined
     const changed = current.undo !== undefined
-    if (changed && this.#changes.active) this.#emitCommit(this.#takeChange())
-    else this.#changes.discard()
+    if (changed && this.#changes.active) {
+      const refusable = options?.refusable === true
+      const change = this.#takeChange()
+      try {
+        this.#emitCommit(change, refusable)
+      } catch (error) {
+        // A listener refused it (see CommitListener): undone before anyone saw it.
+        if (!refusable) throw error
+        undo()
+        throw error
+      }
+    } else this.#changes.discard()
     if (current.commit) for (const commit of current.commit) commit()
     if (changed) this.#notify()
     return result
@@ -277,8 +291,9 @@ class StoreCore implements StoreApi, TableHost {
     }
   }
 
-  #emitCommit(change: StoreChange | 'replaced'): void {
-    for (const listener of this.#commitListeners) listener(change)
+  #emitCommit(change: StoreChange | 'replaced', refusable = false): void {
+    const info = { refusable }
+    for (const listener of this.#commitListeners) listener(change, info)
   }
 
   /** A restore, a clear or a load (reset) replaces everything: one 'replaced' for commit listeners. */

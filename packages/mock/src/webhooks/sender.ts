@@ -3,7 +3,7 @@
  * and how much of a failure the receiver's owner may see (see {@link DeliverySender.send}).
  */
 import { signPayload } from '@reseller-api/sdk/webhooks'
-import { targetProblem, urlProblem } from '../domain/target-policy.js'
+import { attemptRefusal, urlProblem } from '../domain/target-policy.js'
 import { type AttemptResult, attemptDelivery, DELIVERY_TIMEOUT_MS } from './attempt.js'
 import { type DeliveryStyle, type DeliveryTarget, type DispatcherOptions, OPAQUE_FAILURE } from './types.js'
 
@@ -72,7 +72,7 @@ export class DeliverySender {
       const problem = urlProblem(url)
       return problem ? { refused: `target refused: url ${problem}` } : { via: this.#localFetch, opaque: true }
     }
-    const problem = targetProblem(url)
-    return problem ? { refused: `target refused: url ${problem}` } : { via: this.#fetch, opaque: false }
+    const refused = attemptRefusal(url)
+    return refused ? { refused } : { via: this.#fetch, opaque: false }
   }
 }

@@ -31,13 +31,22 @@ describe('the route table', () => {
     expect(routeTableProblems(routes)).toEqual([])
     const count = (areas: object) =>
       Object.values(areas).reduce((n: number, area: object) => n + Object.keys(area).length, 0)
-    // Every declaration but the standalone server's two event streams, which it serves in front of the table.
+    // Every declaration but the standalone server's own (its two event streams, its namespaces), which
+    // it serves in front of the table.
     const servedByServer = Object.values(control).flatMap((area) =>
       Object.values(area).filter(
         (declaration) => 'servedBy' in declaration && declaration.servedBy === 'server',
       ),
     )
-    expect(servedByServer.map((d) => d.path).sort()).toEqual(['/__mock/deliveries/stream', '/__mock/stream'])
+    expect(servedByServer.map((d) => `${d.method} ${d.path}`).sort()).toEqual([
+      'DELETE /__mock/namespaces',
+      'DELETE /__mock/namespaces/{id}',
+      'GET /__mock/deliveries/stream',
+      'GET /__mock/namespaces',
+      'GET /__mock/namespaces/{id}',
+      'GET /__mock/stream',
+      'POST /__mock/namespaces',
+    ])
     expect(routes.filter((r) => r.operation).length).toBe(
       count(operations) + count(control) - servedByServer.length,
     )

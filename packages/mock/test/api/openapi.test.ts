@@ -64,10 +64,15 @@ describe('the published document', () => {
     ).toEqual(api.map((r) => `${r.method} ${openApiPath(r.path)}`).sort())
     const expected = [
       ...routes.map((r) => `${r.method} ${openApiPath(r.path)}`),
-      // The standalone server's two event streams (the inspector's, the deliveries'), served in
-      // front of the route table.
+      // The standalone server's two event streams (the inspector's, the deliveries'), and its
+      // namespace endpoints, served in front of the route table.
       'GET /__mock/stream',
       'GET /__mock/deliveries/stream',
+      'POST /__mock/namespaces',
+      'GET /__mock/namespaces',
+      'GET /__mock/namespaces/{id}',
+      'DELETE /__mock/namespaces/{id}',
+      'DELETE /__mock/namespaces',
     ].sort()
     expect(allOperations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected)
     expect(new Set(allOperations.map((o) => o.op.operationId)).size).toBe(allOperations.length)
@@ -257,6 +262,15 @@ describe('the API reference page (scripts/api-reference.mjs)', () => {
       for (const { op } of operationsOf(published)) expect(html).toContain(`id="${op.operationId}"`)
       expect(html).toContain('deprecated')
       expect(html).toContain('<code>quota_exceeded</code>')
+      // The events the service sends: each entry of `webhooks`, its headers and example body.
+      const events = Object.values(
+        (published as unknown as { webhooks: Record<string, { post: { operationId: string } }> }).webhooks,
+      )
+      expect(events).toHaveLength(18)
+      for (const { post } of events) expect(html).toContain(`id="${post.operationId}"`)
+      expect(html).toContain('<h2 id="tag-reseller-events">reseller events</h2>')
+      expect(html).toContain('<code>X-Service-Signature</code>')
+      expect(html).toContain('<code>^sha256=[0-9a-f]{64}$</code>')
       // Self-contained: no script, no stylesheet link, no image or frame, a CSP that forbids loading.
       expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=/i)
       expect(html).toContain(`default-src 'none'`)

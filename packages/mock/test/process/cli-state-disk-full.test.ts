@@ -1,6 +1,7 @@
 /**
  * A full disk under `--state`, on a small tmpfs: a write that cannot be saved answers 500 and is
- * never acknowledged; once space returns the mock writes again; after SIGKILL and a restart every
+ * never acknowledged, nor kept: not in memory, not on disk after a restart, so the client's retry
+ * makes exactly one; once space returns the mock writes again; after SIGKILL and a restart every
  * acknowledged ticket is there. Needs `mount -t tmpfs` (root, or a container that allows it).
  */
 import { execFileSync } from 'node:child_process'
@@ -101,15 +102,35 @@ describe('--state on a full disk', { timeout: 120_000 }, () => {
     await fill(filler)
     // The WAL may still have room for a few writes; the first that needs more space fails.
     let refused: Awaited<ReturnType<typeof first.post>> | undefined
+    let refusedSubject = ''
     for (let i = 0; i < 200 && !refused; i++) {
       const made = await first.post(`full ${i}`)
       if (made.status === 201) acknowledged.push(made.body.data!.ticket_id)
-      else refused = made
+      else {
+        refused = made
+        refusedSubject = `full ${i}`
+      }
     }
     expect(refused?.status).toBe(500)
     expect(refused?.body.error?.message).toMatch(/could not be saved to the state file/)
-
+    expect(refused?.body.error?.message).toMatch(/nothing was changed/)
+    /** The subjects of the reseller's tickets the running mock shows. */
+    const subjects = async (url: string) => {
+      const res = await fetch(`${url}/api/v1/support/tickets?per_page=100`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { data: { subject: string }[] }).data.map((t) => t.subject)
+    }
+    // An error answer means nothing changed: the refused ticket is not in memory either.
     await rm(filler)
+    expect(await subjects(first.run.url)).not.toContain(refusedSubject)
+    // The client retries after the 500: one ticket, not two.
+    const retried = await first.post(refusedSubject)
+    expect(retried.status).toBe(201)
+    acknowledged.push(retried.body.data!.ticket_id)
+    expect((await subjects(first.run.url)).filter((s) => s === refusedSubject)).toHaveLength(1)
+
     const after = await first.post('space again')
     expect(after.status).toBe(201)
     acknowledged.push(after.body.data!.ticket_id)
@@ -137,5 +158,6 @@ describe('--state on a full disk', { timeout: 120_000 }, () => {
       ),
     )
     for (const uuid of acknowledged) expect(stored).toContain(uuid)
+    expect((await subjects(second.run.url)).filter((s) => s === refusedSubject)).toHaveLength(1)
   })
 })

@@ -3,23 +3,44 @@
  * value, exits 2 with one line on stderr (docs/running-the-mock.md, "Exit codes"); what a flag
  * names that cannot be used (a seed file) stays exit 1.
  */
+import { spawn } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, runCli } from '../helpers/cli.js'
+import { assertBuilt, CLI, runCli } from '../helpers/cli.js'
 
 beforeAll(() => {
   assertBuilt()
 })
 
+/** Runs the CLI (with `env` added to the environment) to its end: exit code and output. */
+async function runWithEnv(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}
+
 /** Runs the CLI expecting a usage error: exit 2, nothing on stdout, one line on stderr. */
-async function usageError(args: string[]) {
-  const { code, stdout, stderr } = await runCli(args)
+async function usageError(args: string[], env?: Record<string, string>) {
+  const { code, stdout, stderr } = env ? await runWithEnv(args, env) : await runCli(args)
   expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' })
   const lines = stderr.trimEnd().split('\n')
   expect(lines, stderr).toHaveLength(1)
   return lines[0]!
 }
 
-const SUBCOMMANDS = ['import', 'compare', 'record', 'replay']
+const SUBCOMMANDS = ['import', 'compare', 'record', 'replay', 'trigger', 'listen', 'resend']
 
 describe('usage errors exit 2 with one line', { timeout: 60_000 }, () => {
   it('an unknown command is named, with the commands there are', async () => {
@@ -34,9 +55,38 @@ describe('usage errors exit 2 with one line', { timeout: 60_000 }, () => {
     }
   })
 
-  it('an unknown flag of the server', async () => {
-    expect(await usageError(['--frobnicate'])).toMatch(/^reseller-mock: Unknown option '--frobnicate'/)
-    expect(await usageError(['--port', '0', '-x'])).toMatch(/Unknown option '-x'/)
+  it('an unknown flag of the server, in our words, with the flag it most likely meant', async () => {
+    expect(await usageError(['--frobnicate'])).toMatch(
+      /^reseller-mock: unknown option --frobnicate; run "reseller-mock --help" for the options$/,
+    )
+    expect(await usageError(['--port', '0', '-x'])).toMatch(/^reseller-mock: unknown option -x;/)
+    expect(await usageError(['--prot', '4010'])).toMatch(
+      /^reseller-mock: unknown option --prot \(did you mean --port\?\); run "reseller-mock --help"/,
+    )
+    expect(await usageError(['--insecure-webhook'])).toContain('(did you mean --insecure-webhooks?)')
+    expect(await usageError(['--allowed-hosts=a'])).toContain('(did you mean --allowed-host?)')
+    // Not Node's wording, on any path.
+    for (const args of [['--prot'], ['--port'], ['--port', '0', 'extra'], ['--quiet=yes']])
+      expect(await usageError(args)).not.toMatch(/Unknown option|argument missing|positional argument/)
+    expect(await usageError(['--port'])).toMatch(/^reseller-mock: --port needs a value;/)
+    expect(await usageError(['--quiet=yes'])).toMatch(/^reseller-mock: --quiet takes no value;/)
+    expect(await usageError(['--port', '0', 'extra'])).toMatch(/^reseller-mock: unexpected argument "extra"/)
+  })
+
+  it('an empty entry of a list: refused alike from the flag and from its variable, each named', async () => {
+    expect(await usageError(['--allowed-host', ''])).toMatch(
+      /^reseller-mock: --allowed-host needs a host name such as mock\.test or mock\.test:4010, got an empty entry;/,
+    )
+    for (const list of ['a.test,,b.test', 'a.test,', ',a.test'])
+      expect(await usageError(['--port', '0'], { RESELLER_MOCK_ALLOWED_HOST: list })).toMatch(
+        /^reseller-mock: RESELLER_MOCK_ALLOWED_HOST: needs a host name such as mock\.test or mock\.test:4010, got an empty entry;/,
+      )
+    expect(await usageError(['--allowed-origin', ' '])).toMatch(
+      /--allowed-origin needs an origin .*got an empty entry/,
+    )
+    expect(
+      await usageError(['--port', '0'], { RESELLER_MOCK_ALLOWED_ORIGIN: 'http://localhost:5173,,' }),
+    ).toMatch(/RESELLER_MOCK_ALLOWED_ORIGIN: needs an origin .*got an empty entry/)
   })
 
   it.each([
@@ -56,8 +106,16 @@ describe('usage errors exit 2 with one line', { timeout: 60_000 }, () => {
 
   it.each(SUBCOMMANDS)('an unknown flag of `%s`', async (command) => {
     const line = await usageError([command, '--frobnicate'])
-    expect(line).toMatch(new RegExp(`^reseller-mock ${command}: Unknown option '--frobnicate'`))
+    expect(line).toMatch(new RegExp(`^reseller-mock ${command}: unknown option --frobnicate;`))
     expect(line).toContain(`run "reseller-mock ${command} --help" for the options`)
+  })
+
+  it('an unknown flag of a command says which of its flags was meant', async () => {
+    expect(await usageError(['trigger', 'ticket.created', '--forward-too', 'http://x.test'])).toMatch(
+      /^reseller-mock trigger: unknown option --forward-too \(did you mean --forward-to\?\);/,
+    )
+    expect(await usageError(['listen', '--mokc', 'http://x.test'])).toContain('(did you mean --mock?)')
+    expect(await usageError(['replay', 'x.jsonl', '--junti', 'r.xml'])).toContain('(did you mean --junit?)')
   })
 
   it('the server and every command say so in their --help', async () => {
@@ -73,6 +131,20 @@ describe('a flag that names something unusable is no usage error: exit 1', { tim
   it('a seed file that is not there', async () => {
     const { code, stderr } = await runCli(['--port', '0', '--seed', '/nonexistent/seed.json'])
     expect(code).toBe(1)
-    expect(stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/cannot read seed file/)])
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      'reseller-mock: seed file /nonexistent/seed.json does not exist',
+    ])
+  })
+
+  it('a seed file named by its variable, or a directory: one clear line, no raw errno text', async () => {
+    const fromEnv = await runWithEnv(['--port', '0'], { RESELLER_MOCK_SEED: '/nonexistent/env-seed.json' })
+    expect(fromEnv.code).toBe(1)
+    expect(fromEnv.stderr.trimEnd()).toBe(
+      'reseller-mock: seed file /nonexistent/env-seed.json does not exist',
+    )
+    const directory = await runCli(['--port', '0', '--seed', '/tmp'])
+    expect(directory.code).toBe(1)
+    expect(directory.stderr.trimEnd()).toBe('reseller-mock: seed file /tmp is a directory, not a file')
+    for (const { stderr } of [fromEnv, directory]) expect(stderr).not.toMatch(/ENOENT|EISDIR|errno/)
   })
 })

@@ -89,13 +89,13 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
   })
 
   it.each([
-    [['--nope'], /Unknown option '--nope'/],
+    [['--nope'], /unknown option --nope;/],
     [['--port', 'abc'], /--port must be a whole number/],
     [['--port', '70000'], /--port must be a whole number/],
     [['--port', '-1'], /--port must be a whole number from 0 to 65535, got "-1"/],
     [['--journal-limit', '-5'], /--journal-limit must be a whole number of 0 or more, got "-5"/],
-    [['--port'], /argument missing|requires/i],
-    [['--port', '0', 'extra'], /positional/i],
+    [['--port'], /--port needs a value/],
+    [['--port', '0', 'extra'], /unexpected argument "extra"/],
   ])('refuses %j as a usage error: one line, exit 2', async (args, message) => {
     const { code, stdout, stderr } = await runCli(args)
     expect(code).toBe(2)
@@ -108,7 +108,7 @@ describe('reseller-mock CLI', { timeout: 30_000 }, () => {
     const { code, stderr } = await runCli(['--seed', '/nonexistent/seed.json'])
     expect(code).toBe(1)
     expect(stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(/^reseller-mock: cannot read seed file \/nonexistent\/seed\.json: ENOENT/),
+      'reseller-mock: seed file /nonexistent/seed.json does not exist',
     ])
   })
 

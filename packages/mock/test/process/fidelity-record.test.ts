@@ -310,7 +310,7 @@ describe('reseller-mock replay', { timeout: 240_000 }, () => {
   it('exits 2 on a missing cassette, a line it cannot read, or a bad flag', async () => {
     const missing = await runCli(['replay', join(dir, 'nope.jsonl')], 60_000)
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/cannot read the cassette .*nope\.jsonl/)
+    expect(missing.stderr).toMatch(/the cassette \S*nope\.jsonl does not exist/)
     const bad = join(dir, 'bad.jsonl')
     await writeFile(bad, '{"format":"reseller-mock-cassette"}\n')
     const badRun = await runCli(['replay', bad], 60_000)

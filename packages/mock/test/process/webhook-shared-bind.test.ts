@@ -10,6 +10,9 @@ import { KEYS, testSeed } from '../helpers/mock.js'
 import { startReceiver } from '../helpers/webhooks.js'
 
 const cleanups: (() => unknown)[] = []
+/** How a delivery to the receiver on 127.0.0.1 is refused without insecure webhooks. */
+const REFUSED_LOOPBACK =
+  /^target refused: 127\.0\.0\.1 is a loopback address; the mock sends to loopback and private addresses, and over http:\/\/, only when started with --insecure-webhooks .*; nothing was sent$/
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
@@ -78,10 +81,41 @@ describe('reseller webhook on a shared bind (0.0.0.0)', () => {
     await mock.clock.advance(0)
     const [delivery] = mock.db.deliveries.findMany()
     expect(delivery).toMatchObject({ status: 'failed', http_status: null })
-    expect(delivery!.error).toMatch(/^target refused: url must be an https:\/\/ URL/)
+    // A policy decision, said as one: the address's kind and the flag that lifts it.
+    expect(delivery!.error).toMatch(REFUSED_LOOPBACK)
     const test = await api(base, 'POST', '/reseller/webhook/test')
     expect(test.body.data).toMatchObject({ delivered: false, status_code: null })
-    expect(test.body.data.error).toMatch(/^target refused/)
+    expect(test.body.data.error).toMatch(REFUSED_LOOPBACK)
+    expect(r.received).toHaveLength(0)
+  })
+
+  it('the CLI server: the delivery record, the test endpoint and the request log name the loopback or private address and the flag', async () => {
+    const r = await receiver()
+    const log: string[] = []
+    const standalone = await startStandalone({
+      port: 0,
+      host: '0.0.0.0',
+      seed: seedWith(r.url),
+      log: (line) => log.push(line),
+    })
+    cleanups.push(() => standalone.close())
+    const base = `http://127.0.0.1:${new URL(standalone.url).port}`
+    const test = await api(base, 'POST', '/reseller/webhook/test')
+    expect(test.body.data).toMatchObject({ delivered: false, status_code: null })
+    expect(test.body.data.error).toMatch(REFUSED_LOOPBACK)
+    expect(test.body.data.error).not.toMatch(/details hidden|no HTTP answer/)
+    const history = standalone.mock.db.deliveries.findMany()
+    expect(history.at(-1)!.error).toBe(test.body.data.error)
+    expect(log.find((line) => line.startsWith('webhook '))).toMatch(
+      /attempt 1: POST http:\/\/127\.0\.0\.1:\d+\/\S* error \(target refused: 127\.0\.0\.1 is a loopback address; .*--insecure-webhooks/,
+    )
+    // A private address likewise, over HTTPS too.
+    const { store } = standalone.context
+    store.resellerWebhooks.update(store.resellerWebhooks.get(1)!, { url: 'https://10.1.2.3/hook' })
+    const privateTest = await api(base, 'POST', '/reseller/webhook/test')
+    expect(privateTest.body.data.error).toMatch(
+      /^target refused: 10\.1\.2\.3 is a private address; .*--insecure-webhooks/,
+    )
     expect(r.received).toHaveLength(0)
   })
 

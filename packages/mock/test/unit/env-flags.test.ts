@@ -25,10 +25,12 @@ describe('flagsFromEnvironment', () => {
     })
   })
 
-  test('splits a repeatable flag on commas, trimmed, empty items dropped', () => {
+  test('splits a repeatable flag on commas, trimmed; an empty item is passed on, for the check that refuses it', () => {
     expect(read({ RESELLER_MOCK_ALLOWED_HOST: ' mock, mock.test:4010 ,,' }).args).toEqual([
       '--allowed-host=mock',
       '--allowed-host=mock.test:4010',
+      '--allowed-host=',
+      '--allowed-host=',
     ])
   })
 
@@ -65,9 +67,19 @@ describe('flagsFromEnvironment', () => {
     })
   })
 
-  test('refuses a RESELLER_MOCK_* name that is no setting, help and version included', () => {
+  test('ignores RESELLER_MOCK_URL: where test code finds a running mock, not a setting', () => {
+    expect(read({ RESELLER_MOCK_URL: 'http://127.0.0.1:4010', RESELLER_MOCK_PORT: '0' })).toEqual({
+      args: ['--port=0'],
+      variables: new Map([['port', 'RESELLER_MOCK_PORT']]),
+    })
+  })
+
+  test('refuses a RESELLER_MOCK_* name that is no setting, with the one it likely meant, help and version included', () => {
     expect(() => read({ RESELLER_MOCK_PROT: '4010' })).toThrow(
-      'RESELLER_MOCK_PROT is not a setting of reseller-mock; the variables are RESELLER_MOCK_PORT, RESELLER_MOCK_ALLOWED_HOST, RESELLER_MOCK_INSECURE_WEBHOOKS',
+      'RESELLER_MOCK_PROT is not a setting of reseller-mock (did you mean RESELLER_MOCK_PORT?); the variables are RESELLER_MOCK_PORT, RESELLER_MOCK_ALLOWED_HOST, RESELLER_MOCK_INSECURE_WEBHOOKS',
+    )
+    expect(() => read({ RESELLER_MOCK_FROBNICATE: '1' })).toThrow(
+      /FROBNICATE is not a setting of reseller-mock; the/,
     )
     expect(() => read({ RESELLER_MOCK_HELP: '1' })).toThrow(UsageError)
     expect(() => read({ RESELLER_MOCK_VERSION: '1' })).toThrow(UsageError)

@@ -140,6 +140,17 @@ describe('compareExchange', () => {
     ])
   })
 
+  it("compares a Link below each side's base URL: an origin or a path prefix (a namespace) of its own is no difference", () => {
+    const link = (value: string) => ex(null, { headers: { deprecation: 'true', link: value } })
+    const mock = link('</api/v1/reseller/whm/usage>; rel="successor-version"')
+    for (const up of [
+      '</ns/worker-3/api/v1/reseller/whm/usage>; rel="successor-version"',
+      '<http://127.0.0.1:4010/ns/worker-3/api/v1/reseller/whm/usage>; rel="successor-version"',
+    ])
+      expect(diff(link(up), mock)).toEqual([])
+    expect(diff(link('</ns/a/api/v1/reseller/whm/accounts>; rel="successor-version"'), mock)).toHaveLength(1)
+  })
+
   it('reports missing and extra fields and JSON types, by JSON pointer (escaped)', () => {
     const up = ex({ success: true, data: { ...T1, 'a/b': 1, count: 3 } })
     const mock = ex({ success: true, data: { ...T1, count: '3', extra: true } })

@@ -4,6 +4,10 @@ import { createGuardedFetch, publicFetch } from '../../src/server/http/public-fe
 import { attemptDelivery } from '../../src/webhooks/attempt.js'
 import { startReceiver } from '../helpers/webhooks.js'
 
+/** What every refusal of a target adds: a policy decision, and the flag that lifts it. */
+const HINT =
+  '; the mock sends to loopback and private addresses, and over http://, only when started with --insecure-webhooks (createMockApi({ insecureWebhooks: true }) in-process); nothing was sent'
+
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
@@ -31,7 +35,9 @@ describe('publicFetch (deliveries of the standalone server)', () => {
     const cause = await causeOf(
       publicFetch(`http://localhost:${r.port}/hook`, { method: 'POST', body: '{}' }),
     )
-    expect(cause).toMatch(/^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/)
+    expect(cause).toMatch(
+      /^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address; .*--insecure-webhooks .*; nothing was sent$/,
+    )
     expect(r.received).toHaveLength(0)
   })
 
@@ -67,11 +73,11 @@ describe('publicFetch (deliveries of the standalone server)', () => {
     const second = await causeOf(
       guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }),
     )
-    expect(second).toBe('target refused: rebind.example resolves to 127.0.0.1, a loopback address')
+    expect(second).toBe(`target refused: rebind.example resolves to 127.0.0.1, a loopback address${HINT}`)
     const mixed = await causeOf(
       guarded(`http://rebind.example:${r.port}/hook`, { method: 'POST', body: '{}' }),
     )
-    expect(mixed).toBe('target refused: rebind.example resolves to 127.0.0.1, a loopback address')
+    expect(mixed).toBe(`target refused: rebind.example resolves to 127.0.0.1, a loopback address${HINT}`)
     expect(asked).toEqual(['rebind.example', 'rebind.example', 'rebind.example'])
     expect(r.received).toHaveLength(0)
   })
@@ -88,10 +94,10 @@ describe('a delivery attempt through publicFetch', () => {
     const byName = await attempt(`http://localhost:${r.port}/hook`)
     expect(byName).toMatchObject({ ok: false, httpStatus: null })
     expect(byName.error).toMatch(
-      /^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/,
+      /^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address; .*--insecure-webhooks .*; nothing was sent$/,
     )
     const literal = await attempt(`http://127.0.0.1:${r.port}/hook`)
-    expect(literal.error).toBe('target refused: 127.0.0.1 is a loopback address')
+    expect(literal.error).toBe(`target refused: 127.0.0.1 is a loopback address${HINT}`)
     expect(r.received).toHaveLength(0)
   })
 })

@@ -8,6 +8,7 @@
  */
 import type { FieldErrors } from '../schemas/common.js'
 import { describeFieldErrors } from '../schemas/issues.js'
+import type { ConnectionOutcome } from './outcome.js'
 
 /** Base of every error the SDK throws. Catch it to handle anything the client can fail with. */
 export class ResellerApiError extends Error {
@@ -192,21 +193,33 @@ export interface ConnectionErrorInit {
   readonly message: string
   /** The error the `fetch` function threw (never a `Request` or the client's options). */
   readonly cause?: unknown
+  /** Whether the request may have reached the service. Default `'unknown'`. */
+  readonly outcome?: ConnectionOutcome
 }
 
-/** No answer arrived: DNS failure, refused or reset connection, offline. */
+/**
+ * No answer arrived: DNS failure, refused or reset connection, offline. `outcome` says whether the
+ * request may still have been applied (docs/errors-and-retries.md, "When an answer is lost").
+ */
 export class ConnectionError extends ResellerApiError {
   override readonly name: string = 'ConnectionError'
   /** HTTP method of the request. */
   readonly method: string
   /** URL of the request. */
   readonly url: string
+  /**
+   * `'unknown'`: the request may have reached the service and taken effect (a connection cut
+   * before the answer, a timeout after sending): check before sending a write again.
+   * `'not_sent'`: it surely did not (refused connection, DNS failure): sending it again is safe.
+   */
+  readonly outcome: ConnectionOutcome
 
   /** @internal Built by the request layer. */
   constructor(init: ConnectionErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
     this.method = init.method
     this.url = init.url
+    this.outcome = init.outcome ?? 'unknown'
   }
 }
 
@@ -216,7 +229,10 @@ export interface TimeoutErrorInit extends ConnectionErrorInit {
   readonly timeoutMs: number
 }
 
-/** No complete answer within `timeoutMs` (per attempt). A kind of {@link ConnectionError}. */
+/**
+ * No complete answer within `timeoutMs` (per attempt). A kind of {@link ConnectionError}; its
+ * `outcome` is `'unknown'`: the request may have reached the service.
+ */
 export class TimeoutError extends ConnectionError {
   override readonly name = 'TimeoutError'
   /** The per-attempt limit that was exceeded, in milliseconds. */

@@ -5,16 +5,19 @@
  */
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky'
 import type * as z from 'zod/mini'
-import type { FieldErrors, PageMeta } from '../schemas/common.js'
+import type { FieldErrors, KeyMode, PageMeta } from '../schemas/common.js'
 import { fieldErrors } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
 import { readText } from './body.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import { errorFromResponse } from './error-factory.js'
 import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
+import { callHook, type RequestHooks } from './hooks.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
+import { fetchFailureReason, fetchOutcome, outcomeAdvice } from './outcome.js'
 import { Page, PagePromise } from './pagination.js'
 import { type CallInput, type Prepared, prepare } from './prepare.js'
+import { prepareRaw, type RawInput } from './raw.js'
 import { type ReadPolicy, readAnswer } from './reader.js'
 import { parseRetryAfter, retryDelay, shouldRetry, sleep } from './retry.js'
 import { UnknownReports } from './unknowns.js'
@@ -50,6 +53,10 @@ export interface TransportConfig {
   readonly logLevel: LogLevel
   /** Unknown enum values and added fields in answers throw instead of passing through. */
   readonly strictResponses: boolean
+  /** Called around each attempt; `undefined` when the client was given none. */
+  readonly hooks: RequestHooks | undefined
+  /** The key's mode. */
+  readonly mode: KeyMode
 }
 
 /**
@@ -104,6 +111,11 @@ function dataOf<T>(body: { data: T }, response: Response): WithResponse<T> {
   return { data: body.data, response }
 }
 
+/** The value of a call of `api.request`: the answer's `data`, when it is a JSON object. */
+function rawDataOf<T>(body: unknown, response: Response): WithResponse<T> {
+  return { data: (body as { data?: T } | undefined)?.data as T, response }
+}
+
 /** An error answer's body: its JSON when it parses, else its text (`undefined` when empty). */
 function errorBody(text: string): unknown {
   if (text === '') return undefined
@@ -128,9 +140,11 @@ export class Transport {
   readonly #debug: boolean
   readonly #unknowns: UnknownReports
   readonly #headers: readonly (readonly [string, string])[]
+  readonly #hooks: RequestHooks | undefined
 
   constructor(config: TransportConfig) {
     this.#config = config
+    this.#hooks = config.hooks
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
     this.#headers = Object.entries(config.headers)
@@ -187,6 +201,31 @@ export class Transport {
     return request
   }
 
+  /** The key's mode: `'sandbox'` keys simulate provisioning. */
+  get mode(): KeyMode {
+    return this.#config.mode
+  }
+
+  /**
+   * Sends any request below the API base (`api.request`): its answer is read as JSON without a
+   * schema and resolves to its `data`. Bad arguments reject with a `TypeError` before sending.
+   */
+  request<T>(
+    method: string,
+    path: string,
+    input: RawInput | undefined,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    let prepared: Prepared
+    try {
+      if (options?.headers) refuseAuthorization(options.headers)
+      prepared = prepareRaw(method, path, input, this.#config.apiUrl)
+    } catch (error) {
+      return new ApiPromise(Promise.reject(error))
+    }
+    return new ApiPromise(this.#send<unknown, T>(prepared, undefined, rawDataOf, options))
+  }
+
   /** Calls an endpoint returning one resource; resolves to its `data`. */
   call<T>(ep: Endpoint<T>, input: CallInput = {}, options?: RequestOptions): ApiPromise<T> {
     return new ApiPromise(this.#run(ep, input, options, dataOf))
@@ -227,7 +266,7 @@ export class Transport {
    */
   async #send<B, T>(
     req: Prepared,
-    schema: z.ZodMiniType<B>,
+    schema: z.ZodMiniType<B> | undefined,
     shape: Shape<B, T>,
     options: RequestOptions | undefined,
   ): Promise<WithResponse<T>> {
@@ -235,11 +274,16 @@ export class Transport {
     for (let retry = 0; ; retry++) {
       try {
         let response: Response
+        // Without hooks, an attempt costs nothing more than it did before they existed.
+        const started = this.#hooks ? this.#beforeAttempt(req, retry + 1) : 0
         try {
           response = await this.#http(req.url, this.#options(req, retry + 1, options))
         } catch (error) {
-          throw this.#convert(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
+          const failure = this.#convert(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
+          if (this.#hooks) this.#afterAttempt(req, retry + 1, started, undefined, failure)
+          throw failure
         }
+        if (this.#hooks) this.#afterAttempt(req, retry + 1, started, response, null)
         // Read by #exchange, always: ky answers with the Response its fetch gave.
         const text = (response as ReadResponse)[BODY] ?? ''
         return shape(this.#read(req, schema, response, text), response)
@@ -247,7 +291,7 @@ export class Transport {
         if (options?.signal?.aborted) throw options.signal.reason
         const wait = retry < maxRetries ? this.#retryWait(req.method, error, retry) : undefined
         if (wait === undefined) throw error
-        this.#log('warn', `reseller-api: retrying ${req.method} ${req.url} in ${Math.round(wait)} ms`, {
+        this.log('warn', `reseller-api: retrying ${req.method} ${req.url} in ${Math.round(wait)} ms`, {
           attempt: retry + 2,
           maxAttempts: maxRetries + 1,
           reason: error instanceof Error ? error.message : String(error),
@@ -255,6 +299,46 @@ export class Transport {
         await sleep(wait, options?.signal)
       }
     }
+  }
+
+  /** Calls `onRequest`; returns the attempt's start time. */
+  #beforeAttempt(req: Prepared, attempt: number): number {
+    const hooks = this.#hooks as RequestHooks
+    callHook(
+      'onRequest',
+      hooks.onRequest,
+      { method: req.method, url: req.url, attempt },
+      this.#hookFailed,
+      hooks,
+    )
+    return performance.now()
+  }
+
+  /** Calls `onResponse` with the attempt's answer, or with its failure when none came. */
+  #afterAttempt(
+    req: Prepared,
+    attempt: number,
+    started: number,
+    response: Response | undefined,
+    error: unknown,
+  ): void {
+    const hooks = this.#hooks as RequestHooks
+    const info = {
+      method: req.method,
+      url: req.url,
+      attempt,
+      status: response ? response.status : null,
+      requestId: response ? response.headers.get('x-request-id') : null,
+      durationMs: performance.now() - started,
+      error,
+    }
+    callHook('onResponse', hooks.onResponse, info, this.#hookFailed, hooks)
+  }
+
+  /** A hook threw or rejected: logged at `error`, never thrown (the call goes on). */
+  readonly #hookFailed = (hook: keyof RequestHooks, error: unknown): void => {
+    const reason = error instanceof Error ? error.message : String(error)
+    this.log('error', `reseller-api: the ${hook} hook failed: ${reason}; the call went on`, { hook, error })
   }
 
   /** Milliseconds before the next attempt, or `undefined` when this failure is not retried. */
@@ -288,8 +372,11 @@ export class Transport {
     return sent
   }
 
-  /** The answer's validated body; throws the error an error status, an empty or unreadable body makes. */
-  #read<B>(req: Prepared, schema: z.ZodMiniType<B>, response: Response, text: string): B {
+  /**
+   * The answer's validated body; throws the error an error status, an empty or unreadable body makes.
+   * Without a schema (`api.request`), the body as JSON, and an empty one as `undefined`.
+   */
+  #read<B>(req: Prepared, schema: z.ZodMiniType<B> | undefined, response: Response, text: string): B {
     if (!response.ok) {
       throw errorFromResponse({
         status: response.status,
@@ -300,13 +387,17 @@ export class Transport {
         url: req.url,
       })
     }
-    if (text === '') throw invalidAnswer(req, response, { body: ['is empty: expected a JSON envelope'] })
+    if (text === '') {
+      if (schema === undefined) return undefined as B
+      throw invalidAnswer(req, response, { body: ['is empty: expected a JSON envelope'] })
+    }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
       throw invalidAnswer(req, response, { body: ['is not valid JSON'] })
     }
+    if (schema === undefined) return json as B
     const policy = this.#config.strictResponses ? STRICT : this.#unknowns.policy(req.endpoint)
     const result = readAnswer(schema, json, policy)
     if (!result.success) throw invalidAnswer(req, response, fieldErrors(result.issues))
@@ -316,7 +407,7 @@ export class Transport {
   /** The client's `fetch` with each attempt logged, credentials redacted (only at `debug`). */
   async #fetchLogged(request: Request, init: RequestInit | undefined, attempt: number): Promise<Response> {
     this.#withHeaders(request)
-    this.#log('debug', `reseller-api: → ${request.method} ${request.url}`, {
+    this.log('debug', `reseller-api: → ${request.method} ${request.url}`, {
       attempt,
       headers: redactHeaders(request.headers),
     })
@@ -326,13 +417,13 @@ export class Transport {
       response = await this.#exchange(request, init)
     } catch (error) {
       const what = error instanceof BodyFailure ? 'the answer was cut short' : 'no answer'
-      this.#log('debug', `reseller-api: ✗ ${request.method} ${request.url}: ${what}`, {
+      this.log('debug', `reseller-api: ✗ ${request.method} ${request.url}: ${what}`, {
         attempt,
         durationMs: Date.now() - started,
       })
       throw error
     }
-    this.#log('debug', `reseller-api: ← ${response.status} ${request.method} ${request.url}`, {
+    this.log('debug', `reseller-api: ← ${response.status} ${request.method} ${request.url}`, {
       attempt,
       status: response.status,
       durationMs: Date.now() - started,
@@ -341,18 +432,26 @@ export class Transport {
     return response
   }
 
-  /** Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the key). */
+  /**
+   * Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the
+   * key). A timeout or a cut answer may have been applied (`outcome: 'unknown'`); a `fetch` that
+   * failed says by its cause whether the request ever left (core/outcome.ts).
+   */
   #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
     const { method, url } = req
     if (isTimeoutError(error)) return this.#timedOut(req, timeoutMs)
     if (error instanceof BodyFailure) {
-      const message = `${method} ${url}: the answer was cut short`
-      return new ConnectionError({ method, url, cause: error.cause, message })
+      const message = `${method} ${url}: the answer was cut short; ${outcomeAdvice(method, 'unknown')}`
+      return new ConnectionError({ method, url, cause: error.cause, message, outcome: 'unknown' })
     }
     if (error instanceof FetchFailure || isNetworkError(error)) {
       const cause = (error as Error).cause
-      const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : ''
-      return new ConnectionError({ method, url, cause, message: `${method} ${url} got no answer${reason}` })
+      const said = fetchFailureReason(cause)
+      const reason = said ? `: ${said}` : ''
+      const outcome = fetchOutcome(cause)
+      const what = outcome === 'not_sent' ? 'was not sent' : 'got no answer'
+      const message = `${method} ${url} ${what}${reason}; ${outcomeAdvice(method, outcome)}`
+      return new ConnectionError({ method, url, cause, message, outcome })
     }
     return error
   }
@@ -362,11 +461,13 @@ export class Transport {
       method,
       url,
       timeoutMs,
-      message: `${method} ${url} timed out after ${timeoutMs} ms`,
+      outcome: 'unknown',
+      message: `${method} ${url} timed out after ${timeoutMs} ms; ${outcomeAdvice(method, 'unknown')}`,
     })
   }
 
-  #log(level: 'debug' | 'warn', message: string, details: Record<string, unknown>): void {
+  /** @internal Logs a line when the client has a logger and its level lets `level` through. */
+  log(level: Exclude<LogLevel, 'off'>, message: string, details: Record<string, unknown>): void {
     const { logger, logLevel } = this.#config
     if (logger && logs(logLevel, level)) logger[level](message, details)
   }

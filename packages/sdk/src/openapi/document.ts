@@ -12,6 +12,7 @@ import { SCOPES } from '../schemas/common.js'
 import { buildOperation, type Operation, SERVICE_TAGS } from './operation.js'
 import { SchemaBook } from './schema-book.js'
 import type { CapturedExample, OperationSpec } from './spec.js'
+import { buildWebhooks, EVENT_TAGS, type EventExample, type EventSpec, eventNames } from './webhooks.js'
 
 /** @internal An OpenAPI document (loosely typed: it is written out as JSON). */
 export type OpenApiDocument = {
@@ -33,11 +34,18 @@ export interface OperationOptions {
    * them): the drift test's reading. The published document is open (default).
    */
   strict?: boolean
+  /**
+   * The events the service sends, written under `webhooks` (each with its example delivery, by
+   * entry key): the published document has them; the mock's additions have none.
+   */
+  events?: { specs: readonly EventSpec[]; examples: Record<string, EventExample> }
 }
 
 /** Paths and components of `specs`. Throws on two operations with one operationId or one route. */
 function build(specs: readonly OperationSpec[], options: OperationOptions) {
-  const schemas = new SchemaBook(options.names, options.strict ?? false)
+  const events = options.events
+  const names = events ? { ...options.names, ...eventNames(events.specs) } : options.names
+  const schemas = new SchemaBook(names, options.strict ?? false)
   const paths: Record<string, Record<string, Operation>> = {}
   const ids = new Set<string>()
   for (const spec of specs) {
@@ -48,7 +56,8 @@ function build(specs: readonly OperationSpec[], options: OperationOptions) {
     if (paths[spec.path]![method]) throw new Error(`OpenAPI: ${spec.method} ${spec.path} is declared twice`)
     paths[spec.path]![method] = buildOperation(spec, schemas, options.examples ?? {})
   }
-  return { paths, schemas: schemas.components() }
+  const webhooks = events ? buildWebhooks(events.specs, schemas, events.examples) : undefined
+  return { paths, webhooks, schemas: schemas.components() }
 }
 
 /** @internal The document of the service's operations `specs` (`version`: the SDK's). */
@@ -57,7 +66,8 @@ export function serviceDocument(
   version: string,
   options: OperationOptions,
 ): OpenApiDocument {
-  const { paths, schemas } = build(specs, options)
+  const { paths, webhooks, schemas } = build(specs, options)
+  const eventTags = webhooks ? Object.values(EVENT_TAGS) : []
   return {
     openapi: '3.1.1',
     info: {
@@ -79,9 +89,13 @@ export function serviceDocument(
         description: 'The in-process mock (`createMockApi()`): reached through `mock.fetch` or MSW only',
       },
     ],
-    tags: Object.entries(SERVICE_TAGS).map(([name, description]) => ({ name, description })),
+    tags: [
+      ...Object.entries(SERVICE_TAGS).map(([name, description]) => ({ name, description })),
+      ...eventTags,
+    ],
     security: [{ bearerAuth: [] }],
     paths,
+    ...(webhooks ? { webhooks } : {}),
     components: {
       securitySchemes: {
         bearerAuth: {

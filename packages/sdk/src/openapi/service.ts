@@ -20,6 +20,7 @@ import * as schemas from '../schemas/wire.js'
 import { VERSION } from '../version.js'
 import { type OpenApiDocument, type OperationOptions, serviceDocument } from './document.js'
 import type { CapturedExample, OperationSpec, OperationText } from './spec.js'
+import { type EventExample, eventSpecs } from './webhooks.js'
 
 /** The texts of every operation, by the same areas and keys as `operations`. */
 const texts: { [Area in keyof typeof operations]: Record<keyof (typeof operations)[Area], OperationText> } = {
@@ -80,10 +81,20 @@ export function serviceSpecs(): OperationSpec[] {
   )
 }
 
-/** The published document: the service's operations with the frozen example answers `examples`. */
+/**
+ * The published document: the service's operations with the frozen example answers `examples`, and
+ * its events under `webhooks` with the frozen example deliveries `options.eventExamples` (by entry
+ * key: `packages/sdk/openapi/webhook-examples.json`).
+ */
 export function buildServiceDocument(
   examples: Record<string, CapturedExample>,
-  options: Pick<OperationOptions, 'strict'> = {},
+  options: Pick<OperationOptions, 'strict'> & { eventExamples?: Record<string, EventExample> } = {},
 ): OpenApiDocument {
-  return serviceDocument(serviceSpecs(), VERSION, { names: schemas, examples, ...options })
+  const { eventExamples = {}, ...rest } = options
+  return serviceDocument(serviceSpecs(), VERSION, {
+    names: schemas,
+    examples,
+    events: { specs: eventSpecs(), examples: eventExamples },
+    ...rest,
+  })
 }

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../core/transport.js'
 import { hosting as routes } from '../operations/hosting.js'
 import type { HostingCreated, HostingCreateParams } from '../schemas/hosting.js'
 import type { WhmAccount, WhmAccountDeleted } from '../schemas/whm.js'
+import { ensureHosting, type HostingEnsured } from './hosting-ensure.js'
 
 /**
  * Reseller hosting: cPanel accounts provisioned for the reseller's clients (scope
@@ -25,6 +26,30 @@ export class HostingResource extends ApiResource {
     options?: RequestOptions,
   ): ApiPromise<Answer<HostingCreated>> {
     return this.transport.call(routes.create, { params: { clientId }, body }, options)
+  }
+
+  /**
+   * Provisions `body.domain` for client `clientId` at most once, even when an answer is lost or the
+   * call is made again: the safe way to provision (docs/errors-and-retries.md, "When an answer is
+   * lost"). It creates; when no answer came and the request may have applied (`outcome:
+   * 'unknown'`), or the domain is taken, it looks the domain up among the WHM accounts:
+   *
+   * - an account of `clientId`: resolves `{ created: false, account }` (nothing created or debited);
+   * - an account of another client (or of another reseller): rejects with {@link DomainTakenError};
+   * - none after a lost answer, or an answer that was surely not sent (`outcome: 'not_sent'`): it
+   *   creates again, up to 3 sends in all, then rejects with the last {@link ConnectionError}.
+   *
+   * A success resolves `{ created: true, hosting }`, the create's answer (a sandbox key's simulated
+   * one included). Every other error is the create's own ({@link QuotaExceededError},
+   * {@link InsufficientFundsError}, {@link ValidationError}, a {@link ServerError}…); calling
+   * `ensure` again after any of them is safe.
+   */
+  async ensure(
+    clientId: number,
+    body: HostingCreateParams,
+    options?: RequestOptions,
+  ): Promise<HostingEnsured> {
+    return ensureHosting(this.transport, clientId, body, options)
   }
 
   /** Suspends a client's cPanel account; resolves to the account as it now is. Never retried automatically. */

@@ -28,7 +28,7 @@ export type Payload = string | Uint8Array
 export type WebhookSecret = string | readonly string[]
 
 /**
- * An HMAC-SHA256 implementation. Both backends give the same answers for the same inputs; they
+ * An HMAC-SHA256 (and SHA-256) implementation. Both backends give the same answers for the same inputs; they
  * differ only in speed and in where they run.
  */
 export interface HmacBackend {
@@ -40,6 +40,8 @@ export interface HmacBackend {
    * a hex digit, else compares in constant time.
    */
   verifyHeader(payload: Payload, header: string, secret: string): boolean | Promise<boolean>
+  /** The lowercase hex SHA-256 of `payload` (strings as UTF-8): a delivery's `dedupe` key. */
+  sha256Hex(payload: Payload): string | Promise<string>
 }
 
 /** The lowercase hex HMAC-SHA256 of `payload` keyed with `secret`, computed synchronously. */
@@ -54,19 +56,17 @@ const MAC_BYTES = 32
 const RESOLVED_TRUE: Promise<boolean> = Promise.resolve(true)
 const RESOLVED_FALSE: Promise<boolean> = Promise.resolve(false)
 
+const PREFIX = 'sha256='
+
 /** Whether `value` has the shape `sha256=` + 64 characters, the prefix in any letter case. */
 function hasHeaderShape(value: unknown): value is string {
   if (typeof value !== 'string' || value.length !== HEADER_LENGTH) return false
-  // `| 0x20` lower-cases an ASCII letter and maps only 'S'/'s' to 's' (etc.), so it is exact here.
-  return (
-    (value.charCodeAt(0) | 0x20) === 0x73 && // s
-    (value.charCodeAt(1) | 0x20) === 0x68 && // h
-    (value.charCodeAt(2) | 0x20) === 0x61 && // a
-    value.charCodeAt(3) === 0x32 && // 2
-    value.charCodeAt(4) === 0x35 && // 5
-    value.charCodeAt(5) === 0x36 && // 6
-    value.charCodeAt(6) === 0x3d // =
-  )
+  // `| 0x20` lower-cases an ASCII letter and maps only 'S'/'s' to 's' (etc.), so it is exact for the
+  // three letters; the digits and `=` must match as they are.
+  for (let i = 0; i < PREFIX_LENGTH; i++) {
+    if ((value.charCodeAt(i) | (i < 3 ? 0x20 : 0)) !== PREFIX.charCodeAt(i)) return false
+  }
+  return true
 }
 
 /** 0–15 for a hex digit of either case, -1 for anything else. */

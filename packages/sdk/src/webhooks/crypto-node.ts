@@ -2,7 +2,7 @@
 // synchronous, native, and the fastest path in Node (and in Bun and Deno, which implement
 // node:crypto). Only the `node` build of the webhooks entry contains it (tsup.config.ts).
 import { Buffer } from 'node:buffer'
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto'
 import { decodeHeaderMac, type HmacBackend, type Payload, type SyncHmacHex } from './core.js'
 
 // A receiver uses one secret, maybe two during a rotation: a tiny cache saves turning the secret
@@ -31,7 +31,7 @@ function hmac(payload: Payload, secret: string) {
 /** Lowercase hex HMAC-SHA256 with `node:crypto`, synchronously (for `generateTestDelivery`). */
 export const hmacHexSync: SyncHmacHex = (payload, secret) => hmac(payload, secret).digest('hex')
 
-/** HMAC-SHA256 with `node:crypto`: `createHmac` and `timingSafeEqual`. */
+/** HMAC-SHA256 with `node:crypto`: `createHmac` and `timingSafeEqual`; SHA-256 with `createHash`. */
 export const hmacBackend: HmacBackend = {
   signHex: hmacHexSync,
   verifyHeader(payload, header, secret) {
@@ -39,4 +39,5 @@ export const hmacBackend: HmacBackend = {
     // Both sides are 32 bytes by construction: the length check is the decode above.
     return timingSafeEqual(hmac(payload, secret).digest(), claimed)
   },
+  sha256Hex: (payload) => createHash('sha256').update(payload).digest('hex'),
 }

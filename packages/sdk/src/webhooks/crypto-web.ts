@@ -39,23 +39,26 @@ function bytesOf(payload: Payload): Uint8Array<ArrayBuffer> {
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 
-function toHex(bytes: Uint8Array): string {
+function toHex(buffer: ArrayBuffer): string {
   let hex = ''
-  for (const byte of bytes) hex += HEX[byte]
+  for (const byte of new Uint8Array(buffer)) hex += HEX[byte]
   return hex
 }
 
 /** Web Crypto only signs asynchronously: `generateTestDelivery` signs with a small JS HMAC instead. */
 export const hmacHexSync: SyncHmacHex = hmacSha256Hex
 
-/** HMAC-SHA256 with Web Crypto: `crypto.subtle.sign` and `crypto.subtle.verify`. */
+/** HMAC-SHA256 with Web Crypto: `crypto.subtle.sign` and `crypto.subtle.verify`; SHA-256 with `digest`. */
 export const hmacBackend: HmacBackend = {
   async signHex(payload, secret) {
-    return toHex(new Uint8Array(await subtle().sign('HMAC', await keyFor(secret), bytesOf(payload))))
+    return toHex(await subtle().sign('HMAC', await keyFor(secret), bytesOf(payload)))
   },
   async verifyHeader(payload, header, secret) {
     const claimed = new Uint8Array(32)
     if (!decodeHeaderMac(header, claimed)) return false
     return subtle().verify('HMAC', await keyFor(secret), claimed, bytesOf(payload))
+  },
+  async sha256Hex(payload) {
+    return toHex(await subtle().digest('SHA-256', bytesOf(payload)))
   },
 }

@@ -35,6 +35,7 @@ export {
   verifySignature,
 } from './api.js'
 export { type Payload, SIGNATURE_HEADER, type WebhookSecret } from './core.js'
+export type { DedupeStore } from './dedupe.js'
 export {
   isWebhookPayloadError,
   isWebhookUnknownEventError,

@@ -1,6 +1,7 @@
 // What both adapters share: their options, and the path from a raw body to a status code.
 import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, type HmacBackend, type Payload, requireSecret, type WebhookSecret } from './core.js'
+import { type DedupeStore, memoryDedupeStore } from './dedupe.js'
 import {
   isWebhookUnknownEventError,
   isWebhookVerificationError,
@@ -41,6 +42,23 @@ export interface WebhookHandlerOptions<Context> {
    * `'reject'` answers 400 as for a bad payload, so the sender retries it until it gives up.
    */
   unknownEvents?: 'accept' | 'reject'
+  /**
+   * Deliveries come at least once (a retry after a lost answer, a resend): with `dedupe`, a copy of
+   * a delivery already handled is answered 200 without calling `onEvent` or `onUnknownEvent`.
+   * `true` remembers the 10,000 most recently handled deliveries in this process's memory; a
+   * {@link DedupeStore} (Redis, SQL) remembers them where you choose, across processes. The key is
+   * the lowercase hex SHA-256 of the raw body. Only a verified, well-formed delivery is recorded
+   * (an unknown event type included); a key is forgotten when its hook fails (answered 500), so
+   * that the sender's retry is handled. Two copies arriving at once call the hook once. It does
+   * not stop a replay that comes after the store forgot the key: the signature carries no
+   * timestamp (docs/webhooks.md, "Deliveries come at least once"). Default: off.
+   */
+  dedupe?: boolean | DedupeStore
+  /**
+   * With `dedupe`: called with each copy answered without the hooks (its event, known or not).
+   * Its failure is answered 500, as a hook's is.
+   */
+  onDuplicate?: (event: WebhookEvent | UnknownWebhookEvent, context: Context) => void | Promise<void>
   /** The largest body accepted, in bytes; larger ones are answered 413. Default 1 MiB. */
   maxBodyBytes?: number
   /**
@@ -61,6 +79,9 @@ export interface ResolvedOptions<Context> {
   secret: WebhookSecret
   onEvent: WebhookHandlerOptions<Context>['onEvent']
   onUnknownEvent: WebhookHandlerOptions<Context>['onUnknownEvent']
+  /** The store of `dedupe`; `false` or `undefined`: none. */
+  dedupe: DedupeStore | false | undefined
+  onDuplicate: WebhookHandlerOptions<Context>['onDuplicate']
   rejectUnknown: boolean
   maxBodyBytes: number
   onError: ((error: unknown, context: Context) => void) | undefined
@@ -82,26 +103,38 @@ export function resolveOptions<Context>(
     unknownEvents = 'accept',
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     onError,
+    onDuplicate,
   } = options
+  const bad = (rule: string): never => {
+    throw new TypeError(`${caller}: options.${rule}`)
+  }
   requireSecret(secret, `${caller}: options.secret`)
-  if (typeof onEvent !== 'function') throw new TypeError(`${caller}: options.onEvent must be a function`)
-  if (onUnknownEvent !== undefined && typeof onUnknownEvent !== 'function') {
-    throw new TypeError(`${caller}: options.onUnknownEvent must be a function`)
+  if (typeof onEvent !== 'function') bad('onEvent must be a function')
+  for (const [name, hook] of Object.entries({ onUnknownEvent, onDuplicate, onError })) {
+    if (hook !== undefined && typeof hook !== 'function') bad(`${name} must be a function`)
   }
-  if (unknownEvents !== 'accept' && unknownEvents !== 'reject') {
-    throw new TypeError(`${caller}: options.unknownEvents must be 'accept' or 'reject'`)
+  if (unknownEvents !== 'accept' && unknownEvents !== 'reject')
+    bad("unknownEvents must be 'accept' or 'reject'")
+  // Not a number, a fraction, NaN, ±Infinity: not a safe integer.
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    bad('maxBodyBytes must be a positive integer')
   }
-  if (typeof maxBodyBytes !== 'number' || !(maxBodyBytes > 0) || !Number.isSafeInteger(maxBodyBytes)) {
-    throw new TypeError(`${caller}: options.maxBodyBytes must be a positive integer`)
-  }
-  if (onError !== undefined && typeof onError !== 'function') {
-    throw new TypeError(`${caller}: options.onError must be a function`)
+  let dedupe = options.dedupe
+  if (dedupe === true) dedupe = memoryDedupeStore()
+  else if (
+    dedupe !== undefined &&
+    dedupe !== false &&
+    (typeof dedupe?.claim !== 'function' || typeof dedupe.release !== 'function')
+  ) {
+    bad('dedupe must be a boolean or a store { claim, release }')
   }
   return {
     // A copy: the caller's array may change later, the handler's secrets do not.
     secret: typeof secret === 'string' ? secret : [...secret],
     onEvent,
     onUnknownEvent,
+    dedupe: dedupe as DedupeStore | false | undefined,
+    onDuplicate,
     rejectUnknown: unknownEvents === 'reject',
     maxBodyBytes,
     onError,
@@ -169,33 +202,51 @@ function warnOnce<Context>(
     if (options.onError) options.onError(error, context)
     else
       console.warn(
-        `[@reseller-api/sdk/webhooks] ${error.message}: answered 200 and skipped (warned once per name; handle it with onUnknownEvent)`,
+        `[@reseller-api/sdk/webhooks] ${error.message}: answered 200, skipped (warned once per name; see onUnknownEvent)`,
       )
   } catch {
     // A failing error hook must not change the answer.
   }
 }
 
+const OK: Outcome = { status: 200, text: 'ok' }
+const FAILED: Outcome = { status: 500, text: 'event handler failed' }
+
+/** Runs a hook: 200 once it resolves, 500 (reported) if it throws or rejects. */
+async function run<Context, E>(
+  options: ResolvedOptions<Context>,
+  hook: (event: E, context: Context) => void | Promise<void>,
+  event: E,
+  context: Context,
+): Promise<Outcome> {
+  try {
+    await hook(event, context)
+  } catch (failure) {
+    report(options, failure, context, true)
+    return FAILED
+  }
+  return OK
+}
+
 /** Answers an unknown event: `onUnknownEvent`'s outcome, or 200 with a warning once per name. */
-async function receiveUnknown<Context>(
+function receiveUnknown<Context>(
   options: ResolvedOptions<Context>,
   error: WebhookUnknownEventError,
   context: Context,
-): Promise<Outcome> {
+): Outcome | Promise<Outcome> {
   if (options.onUnknownEvent === undefined) {
     warnOnce(options, error, context)
-    return { status: 200, text: 'ok: unknown event type, skipped' }
+    return { status: 200, text: 'ok: unknown event, skipped' }
   }
-  try {
-    await options.onUnknownEvent(error.payload, context)
-  } catch (failure) {
-    report(options, failure, context, true)
-    return { status: 500, text: 'event handler failed' }
-  }
-  return { status: 200, text: 'ok' }
+  return run(options, options.onUnknownEvent, error.payload, context)
 }
 
-/** Verifies and parses `body`, runs `onEvent`, and says what to answer. Never rejects. */
+/**
+ * Verifies and parses `body`, runs `onEvent` (or `onUnknownEvent`), and says what to answer. Never
+ * rejects. Under `dedupe`, a verified, well-formed delivery claims its key first: a copy of a
+ * claimed one is answered 200 (after `onDuplicate`), and a failed one's key is released so that
+ * the sender's retry is handled.
+ */
 export async function receive<Context>(
   backend: HmacBackend,
   options: ResolvedOptions<Context>,
@@ -203,25 +254,43 @@ export async function receive<Context>(
   signature: string | null | undefined,
   context: Context,
 ): Promise<Outcome> {
-  let event: WebhookEvent
+  let event: WebhookEvent | UnknownWebhookEvent
+  let unknown: WebhookUnknownEventError | undefined
   try {
     event = await constructWith(backend, body, signature, options.secret)
   } catch (error) {
-    if (!options.rejectUnknown && isWebhookUnknownEventError(error)) {
-      return receiveUnknown(options, error, context)
+    if (options.rejectUnknown || !isWebhookUnknownEventError(error)) {
+      report(options, error, context, false)
+      if (isWebhookVerificationError(error)) return { status: 401, text: 'invalid signature' }
+      // The receiver cannot check anything here: its fault, not the sender's; 500 so it retries.
+      if (error instanceof WebCryptoUnavailableError) return { status: 500, text: error.message }
+      // The sender proved it holds the secret, so telling it which field is wrong is safe.
+      return {
+        status: 400,
+        text: `invalid payload: ${error instanceof Error ? error.message : String(error)}`,
+      }
     }
-    report(options, error, context, false)
-    if (isWebhookVerificationError(error)) return { status: 401, text: 'invalid signature' }
-    // The receiver cannot check anything here: its fault, not the sender's; 500 so it retries.
-    if (error instanceof WebCryptoUnavailableError) return { status: 500, text: error.message }
-    // The sender proved it holds the secret, so telling it which field is wrong is safe.
-    return { status: 400, text: `invalid payload: ${error instanceof Error ? error.message : String(error)}` }
+    unknown = error
+    event = error.payload
   }
+  const store = options.dedupe
+  let key: string | undefined
   try {
-    await options.onEvent(event, context)
-  } catch (error) {
-    report(options, error, context, true)
-    return { status: 500, text: 'event handler failed' }
+    if (store) {
+      key = await backend.sha256Hex(body)
+      if (!(await (store as DedupeStore).claim(key))) {
+        return options.onDuplicate ? run(options, options.onDuplicate, event, context) : OK
+      }
+    }
+    // Neither rejects: a hook's failure is its 500.
+    const outcome = unknown
+      ? await receiveUnknown(options, unknown, context)
+      : await run(options, options.onEvent, event as WebhookEvent, context)
+    if (key && outcome.status >= 500) await (store as DedupeStore).release(key)
+    return outcome
+  } catch (failure) {
+    // The store failed: it cannot say whether this is a copy, or forget one. The sender retries.
+    report(options, failure, context, true)
+    return FAILED
   }
-  return { status: 200, text: 'ok' }
 }

@@ -7,16 +7,19 @@ import { type AssembledMock, assembleMock, type MockApi } from '../../mock-api.j
 import type { SeedInput } from '../../seed/schema.js'
 import { isLoopbackBind } from '../http/guard.js'
 import { listen } from '../http/listen.js'
-import { publicFetch } from '../http/public-fetch.js'
-import { createInspector } from '../inspector/extension.js'
 import { type SavedState, StateDatabase } from '../state-file/database.js'
 import { identifyStateFile } from '../state-file/identity.js'
-import { resolveStatePath, StateFileError } from '../state-file/path.js'
+import { assertWritable, removeCreated, resolveStatePath, StateFileError } from '../state-file/path.js'
 import { seedDigest } from '../state-file/schema.js'
 import { StateSync } from '../state-file/sync.js'
+import { hostMock, type KeyInfo, keysOf } from './hosted-mock.js'
+import { namespaceAnswer } from './namespace-routes.js'
+import { DEFAULT_MAX_NAMESPACES, type NamespaceRecord, NamespaceRegistry } from './namespaces.js'
+import { createHostRouter } from './router.js'
 import { chooseSeed, type GivenSeed, givenSeedOf, restoreSaved, type SeedChoice } from './standalone-state.js'
 
 export { StateFileError } from '../state-file/path.js'
+export type { KeyInfo } from './hosted-mock.js'
 
 /** Options of {@link startStandalone}. */
 export interface StandaloneOptions {
@@ -51,15 +54,10 @@ export interface StandaloneOptions {
   log?: (line: string) => void
   /** Where problems outside any request are reported (a state file write that failed outside a request). */
   warn?: (line: string) => void
-}
-
-/** An API key of the running mock, as the CLI prints it. */
-export interface KeyInfo {
-  key: string
-  mode: 'live' | 'sandbox'
-  scopes: string[]
-  reseller_id: number
-  reseller: string
+  /** Most namespaces at once (`--max-namespaces`, default 1,000); `0` refuses every creation. */
+  maxNamespaces?: number
+  /** Real time as namespaces expire by it (default `Date.now`): tests move it instead of waiting. */
+  namespaceClock?: () => number
 }
 
 /** A running standalone mock. */
@@ -80,6 +78,8 @@ export interface Standalone {
   statePath?: string
   /** Every API key of the current state. */
   keys(): KeyInfo[]
+  /** The namespaces this server hosts beside its root mock. */
+  namespaces: NamespaceRegistry
   /**
    * Stops serving, drops scheduled deliveries (they stay in the state file) and waits for the last
    * write. Tables of a state file that nothing used yet are read first, so `context.store` stays
@@ -92,17 +92,28 @@ export interface Standalone {
 interface OpenedState {
   db: StateDatabase
   saved?: SavedState
+  /** This start created the file: a start that fails removes it again. */
+  created: boolean
 }
 
 function openState(path: string): OpenedState {
   const resolved = resolveStatePath(path)
-  const db = StateDatabase.open(resolved, identifyStateFile(resolved))
+  const kind = identifyStateFile(resolved)
+  if (kind !== 'missing') assertWritable(resolved)
+  const db = StateDatabase.open(resolved, kind)
   try {
-    return { db, saved: db.isNew ? undefined : db.read() }
+    return { db, saved: db.isNew ? undefined : db.read(), created: kind === 'missing' }
   } catch (error) {
-    db.close()
+    closeFailed({ db, created: kind === 'missing' })
     throw error
   }
+}
+
+/** Closes the file of a start that failed; a file this start created goes (a failed start leaves none). */
+function closeFailed(opened: Pick<OpenedState, 'db' | 'created'> | undefined): void {
+  if (!opened) return
+  opened.db.close()
+  if (opened.created) removeCreated(opened.db.path)
 }
 
 /** Makes the mock: from the seed for a new state, else empty with the seed deferred, then restored. */
@@ -161,7 +172,7 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
     const sync = opened ? startSync(opened, context, choice) : undefined
     return { mock, context, answer, choice, sync }
   } catch (error) {
-    opened?.db.close()
+    closeFailed(opened)
     throw error
   }
 }
@@ -171,50 +182,80 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const warn = options.warn ?? ((line: string) => console.error(line))
   const opened = options.statePath === undefined ? undefined : openState(options.statePath)
   const { mock, context, answer, choice, sync } = prepareMock(options, opened)
-  const { store, clock, dispatcher } = context
+  const { store, dispatcher } = context
   const persist = sync ? () => sync.durable() : undefined
   // No answer (a read included) leaves before its change is on disk; a failed write is the 500.
   context.durable = persist
 
-  dispatcher.configure({
-    // No MSW runs in this process: never add its bypass mark.
-    bypassMsw: false,
-    // Names are judged by the address each delivery's socket connects to (see public-fetch.ts).
-    fetch: options.insecureWebhooks ? undefined : publicFetch,
-    // A delivery attempt committed outside any request: it is written already; retry a failed write.
-    onChange: () => {
-      persist?.()?.catch((error: Error) =>
-        warn(`reseller-mock: could not save the state file: ${error.message}`),
-      )
-    },
-  })
+  const host = options.host ?? '127.0.0.1'
+  const insecureWebhooks = options.insecureWebhooks ?? false
+  // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
+  const servedOnNetwork = !isLoopbackBind(host)
+  const hostSettings = { insecureWebhooks, servedOnNetwork, log: options.log, warn }
+  const root = hostMock(
+    { mock, context, answer },
+    { ...hostSettings, basePath: '', logPrefix: '', lazyInspector: false, persist },
+  )
   // Pending deliveries of the saved state are due again: at once if their time has passed.
   if (opened?.saved) dispatcher.resume()
 
+  // The namespaces' seed when a creation gives none: the server's own, parsed once for all of them.
+  let serverSeed: { value: SeedInput | undefined } | undefined
+  const namespaceSeed = () => {
+    serverSeed ??= { value: choice.seed() }
+    return serverSeed.value
+  }
+  const buildNamespace = (record: NamespaceRecord, seed: SeedInput | undefined) =>
+    hostMock(
+      assembleMock({
+        insecureWebhooks,
+        journalLimit: options.journalLimit,
+        seed: seed ?? namespaceSeed(),
+        randomSeed: record.randomSeed,
+        // Its own path, which the Link of a deprecated route and its OpenAPI document's `servers` carry.
+        baseUrl: `http://localhost/ns/${record.id}`,
+      }),
+      { ...hostSettings, basePath: `/ns/${record.id}`, logPrefix: `[${record.id}] `, lazyInspector: true },
+    )
+  const namespaces = new NamespaceRegistry({
+    max: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
+    build: buildNamespace,
+    now: options.namespaceClock,
+  })
+
   const stop = (exiting = false) => {
-    dispatcher.stop()
-    clock.stop()
+    namespaces.close()
+    root.close()
     sync?.close(warn, { settle: !exiting })
   }
 
-  // A shared mock (docs/running-the-mock.md, "Webhooks"): reseller webhooks follow the general policy.
-  if (!isLoopbackBind(options.host ?? '127.0.0.1')) context.markServedOnNetwork()
+  let serverUrl = ''
   const server = await listen(
-    answer,
+    namespaceAnswer(root, namespaces, () => serverUrl),
     {
       port: options.port ?? 4010,
-      host: options.host ?? '127.0.0.1',
+      host,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
       log: options.log,
     },
-    createInspector(context, options.log),
+    // Closing the server ends the namespaces' streams too, so that it does not wait for them.
+    {
+      ...root.extension,
+      close() {
+        root.extension.close()
+        namespaces.close()
+      },
+    },
+    createHostRouter(namespaces),
   ).catch((error: unknown) => {
     // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
-    // nobody gets the store, so its unread tables stay unread).
+    // nobody gets the store, so its unread tables stay unread), and no file it created.
     stop(true)
+    if (opened?.created) removeCreated(opened.db.path)
     throw error
   })
+  serverUrl = server.url
 
   let closing: Promise<void> | undefined
   return {
@@ -224,15 +265,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     state: !opened ? 'memory' : opened.saved ? 'loaded' : 'created',
     seedFrom: choice.from,
     statePath: opened?.db.path,
-    keys() {
-      return Array.from(store.apiKeys.all(), (k) => ({
-        key: k.key,
-        mode: k.mode,
-        scopes: [...k.scopes],
-        reseller_id: k.reseller_id,
-        reseller: store.resellers.get(k.reseller_id)?.name ?? '',
-      }))
-    },
+    keys: () => keysOf(store),
+    namespaces,
     close(options) {
       closing ??= (async () => {
         await server.close()

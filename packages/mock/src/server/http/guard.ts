@@ -215,8 +215,10 @@ export function createGuard(options: GuardOptions): Guard {
     // An absolute-form target names the host the request is for (RFC 9112 §3.2.2): judged the same way.
     if (authority !== undefined && !hostAllowed(authority))
       return refuseHost(authority, 'request target host')
-    const api = path.startsWith('/api/')
-    if (api || path === '/__mock' || path.startsWith('/__mock/')) {
+    // A namespace's paths (`/ns/{id}/api/…`, `/ns/{id}/__mock/…`) are guarded as the root's are.
+    const own = path.startsWith('/ns/') ? belowNamespace(path) : path
+    const api = own.startsWith('/api/')
+    if (api || own === '/__mock' || own.startsWith('/__mock/')) {
       const what = api ? 'the API answers' : 'the control endpoints answer'
       const origin = req.headers.origin
       const ownHost = authority ?? header
@@ -238,6 +240,12 @@ export function createGuard(options: GuardOptions): Guard {
     }
     return undefined
   }
+}
+
+/** The path below `/ns/{id}`: what the namespace serves it as. */
+function belowNamespace(path: string): string {
+  const end = path.indexOf('/', 4)
+  return end === -1 ? '' : path.slice(end)
 }
 
 /**

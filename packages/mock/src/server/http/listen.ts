@@ -21,11 +21,32 @@ export interface ServerExtension {
   serve(req: IncomingMessage, res: ServerResponse, path: string): boolean
   /** Called once the handler answered a request: a journal entry, maybe a change. */
   answered(method: string, path: string): void
-  /** Whether the request log leaves this request out (the inspector page's own reads). */
-  quiet(req: IncomingMessage): boolean
+  /** Whether the request log leaves this request out (the inspector page's own reads); `path` below the mock's URL. */
+  quiet(req: IncomingMessage, path: string): boolean
   /** Ends what holds connections open (event streams), so that `close()` does not wait for them. */
   close(): void
 }
+
+/**
+ * One of the mocks a server hosts besides the one at its root (a namespace at `/ns/{id}`,
+ * server/host/router.ts): its handler and extension, and the request as that mock sees it.
+ */
+export interface RoutedRequest {
+  handle: CoreHandler
+  extension: ServerExtension | undefined
+  /** The path below the mock's URL (`/api/v1/…`). */
+  path: string
+  /** The request log's prefix of its lines: `[worker-3] `. */
+  logPrefix: string
+  /** Called once the mock answered (or dropped) the request. */
+  answered?(path: string): void
+}
+
+/**
+ * Where a request whose path is not the root mock's goes: `undefined` for the root mock, a
+ * {@link RoutedRequest} for a hosted one, or the answer itself (an unknown namespace).
+ */
+export type HostRouter = (path: string) => RoutedRequest | MockResponse | undefined
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_MAX_BODY = 1024 * 1024
@@ -102,9 +123,10 @@ function answer(
  * path), connections are kept alive, and every answer carries an exact `Content-Length`.
  */
 export function listen(
-  handle: CoreHandler,
+  rootHandle: CoreHandler,
   options: ListenOptions = {},
-  extension?: ServerExtension,
+  rootExtension?: ServerExtension,
+  router?: HostRouter,
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const answerOptions = { ...options, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY }
@@ -129,27 +151,35 @@ export function listen(
     const target = readTarget(req.url ?? '/')
     const url = target?.url ?? '/'
     const q = url.indexOf('?')
-    const path = q === -1 ? url : url.slice(0, q)
-    const quiet = !options.log || extension?.quiet(req)
-    // The log shows the target as the journal does: a key sent in the query string is redacted.
-    const log = quiet
-      ? undefined
-      : (status: string) =>
-          options.log!(`${req.method} ${path}${redactQuery(url.slice(path.length))} ${status}`)
-    const started = log ? performance.now() : 0
+    const fullPath = q === -1 ? url : url.slice(0, q)
+    const search = url.slice(fullPath.length)
     // Host and Origin checks come first: nothing, not even the inspector's page, is served before.
     const refused = target
-      ? guard(req, path, target.authority)
+      ? guard(req, fullPath, target.authority)
       : errorAnswer(
           400,
           'bad_request',
           'the request target must be a path (/api/…) or an absolute http:// URL',
         )
-    if (refused) {
+    // A hosted mock (a namespace) sees the request below its own URL, as a root mock sees its own.
+    const routed = refused || router === undefined ? undefined : router(fullPath)
+    const hosted = routed !== undefined && !('status' in routed) ? routed : undefined
+    const path = hosted ? hosted.path : fullPath
+    const handle = hosted ? hosted.handle : rootHandle
+    const extension = hosted ? hosted.extension : rootExtension
+    const quiet = !options.log || extension?.quiet(req, path)
+    // The log shows the target as the journal does: a key sent in the query string is redacted.
+    const logPrefix = hosted ? hosted.logPrefix : ''
+    const log = quiet
+      ? undefined
+      : (status: string) => options.log!(`${logPrefix}${req.method} ${path}${redactQuery(search)} ${status}`)
+    const started = log ? performance.now() : 0
+    const denied = refused ?? (routed !== undefined && 'status' in routed ? routed : undefined)
+    if (denied) {
       // The body is not read: the answer closes the connection rather than wait for it.
       res.shouldKeepAlive = false
-      send(res, refused)
-      log?.(`${refused.status} refused`)
+      send(res, denied)
+      log?.(`${denied.status} refused`)
       return
     }
     // The extension serves pages and streams of its own, never below `/api/`: API requests skip it.
@@ -163,15 +193,17 @@ export function listen(
       if (response.noAnswer) {
         // A `drop` fault: the connection ends without a byte of answer, as a lost connection does.
         res.destroy()
-        extension?.answered(req.method ?? 'GET', url)
+        extension?.answered(req.method ?? 'GET', path + search)
+        hosted?.answered?.(path)
         log?.(`dropped ${(performance.now() - started).toFixed(1)}ms`)
         return
       }
       send(res, response, corsHeaders)
-      extension?.answered(req.method ?? 'GET', url)
+      extension?.answered(req.method ?? 'GET', path + search)
+      hosted?.answered?.(path)
       log?.(`${response.status} ${(performance.now() - started).toFixed(1)}ms`)
     }
-    const answered = answer(req, path, url.slice(path.length), handle, answerOptions)
+    const answered = answer(req, path, search, handle, answerOptions)
     if (!isPromise(answered)) {
       finish(answered)
       return
@@ -189,9 +221,9 @@ export function listen(
 
   server.on('clientError', answerClientError)
 
-  return bind(server, host, options.port ?? 0, () => extension?.close()).catch((error: unknown) => {
+  return bind(server, host, options.port ?? 0, () => rootExtension?.close()).catch((error: unknown) => {
     // Nothing was served: what the extension holds (listeners, timers) goes with the server.
-    extension?.close()
+    rootExtension?.close()
     throw error
   })
 }

@@ -13,7 +13,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type Lo
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
-import { addressProblem, isIpLiteral } from '../../domain/target-policy.js'
+import { addressProblem, isIpLiteral, targetRefused } from '../../domain/target-policy.js'
 import { TargetRefusedError } from '../../webhooks/attempt.js'
 import { http, https } from './builtins.js'
 
@@ -30,7 +30,7 @@ type LookupCallback = (
 export type AddressJudge = (address: string) => string | null
 
 function refusal(hostname: string, problem: string): TargetRefusedError {
-  return new TargetRefusedError(`target refused: ${hostname} resolves to ${problem.replace(' is ', ', ')}`)
+  return new TargetRefusedError(targetRefused(`${hostname} resolves to ${problem.replace(' is ', ', ')}`))
 }
 
 /**
@@ -104,7 +104,7 @@ async function guardedRequest(
   // The socket makes no lookup for an IP literal: judge it here.
   if (isIpLiteral(url.hostname)) {
     const problem = judge(url.hostname.replace(/^\[|\]$/g, ''))
-    if (problem) throw fetchFailed(new TargetRefusedError(`target refused: ${problem}`))
+    if (problem) throw fetchFailed(new TargetRefusedError(targetRefused(problem)))
   }
   const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
   const signal = request.signal

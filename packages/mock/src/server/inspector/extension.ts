@@ -46,8 +46,16 @@ export interface ChangeCounters {
 /**
  * The inspector of a mock (its context) as a {@link ServerExtension} of its server. With `log` (the
  * server's request log), each webhook delivery attempt is logged too (server/delivery-log.ts).
+ * `basePath` is the mock's path on the server (`/ns/worker-3` for a namespace, `''` at the root):
+ * the paths the extension is given are below it, the links it writes start with it.
+ * `hostsNamespaces`: its page lists the server's namespaces (the standalone server's root).
  */
-export function createInspector(context: MockContext, log?: (line: string) => void): ServerExtension {
+export function createInspector(
+  context: MockContext,
+  log?: (line: string) => void,
+  basePath = '',
+  hostsNamespaces = false,
+): ServerExtension {
   const streams = new Set<ServerResponse>()
   const deliveries = createDeliveryStream(context.dispatcher)
   const stopLog = log ? logDeliveries(context.dispatcher, log) : undefined
@@ -117,13 +125,11 @@ export function createInspector(context: MockContext, log?: (line: string) => vo
         openStream(req, res)
         return true
       }
-      return deliveries.serve(req, res, path) || servePage(req, res, path)
+      return deliveries.serve(req, res, path) || servePage(req, res, path, basePath, hostsNamespaces)
     },
     // Only reads of the control endpoints: an API request is never the page's, whatever it sends.
-    quiet: (req) =>
-      req.method === 'GET' &&
-      req.headers[INSPECTOR_READ_HEADER] !== undefined &&
-      (req.url ?? '').startsWith('/__mock/'),
+    quiet: (req, path) =>
+      req.method === 'GET' && req.headers[INSPECTOR_READ_HEADER] !== undefined && path.startsWith('/__mock/'),
     // API requests are journaled; a control request other than a read may change anything. The
     // page's own reads (GET /__mock/…) change nothing: notifying them would loop.
     answered(method, path) {

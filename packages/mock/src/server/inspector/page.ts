@@ -21,10 +21,14 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** Values the page needs from the SDK's schemas, so that the page restates none of them. */
-const PAGE_CONFIG = JSON.stringify({ ticket_statuses: TicketStatus.options }).replaceAll('<', '\\u003c')
+/**
+ * Values the page needs from the SDK's schemas, so that the page restates none of them, and whether
+ * the server it comes from hosts namespaces at this mock (the root of the standalone server).
+ */
+const pageConfig = (namespaces: boolean) =>
+  JSON.stringify({ ticket_statuses: TicketStatus.options, namespaces }).replaceAll('<', '\\u003c')
 
-const PAGE = `<!doctype html>
+const page = (namespaces: boolean) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -36,11 +40,13 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <noscript>The inspector needs JavaScript. The same data is at <a href="state">/__mock/state</a>.</noscript>
-<script type="application/json" id="inspector-config">${PAGE_CONFIG}</script>
+<script type="application/json" id="inspector-config">${pageConfig(namespaces)}</script>
 <div id="app"></div>
 </body>
 </html>
 `
+const PAGE = page(false)
+const PAGE_OF_HOST = page(true)
 
 /** The bare base URL: where the API and the inspector are, for a person who opened it in a browser. */
 const HOME = `<!doctype html>
@@ -62,6 +68,14 @@ const HOME = `<!doctype html>
 </body>
 </html>
 `
+
+/** The home page of a mock served below `basePath` (a namespace): its links start there. */
+function home(basePath: string): string {
+  return HOME.replaceAll('href="/__mock/', `href="${basePath}/__mock/`).replace(
+    '<h1>reseller-mock</h1>',
+    `<h1>reseller-mock: ${basePath.slice(basePath.lastIndexOf('/') + 1)}</h1>`,
+  )
+}
 
 const HOME_TEXT = `reseller-mock: the mock of the reseller hosting API.
   inspector  /__mock/   (open it in a browser)
@@ -127,20 +141,32 @@ function sendText(res: ServerResponse, status: number, type: string, body: strin
   res.end(head ? undefined : body)
 }
 
-/** Answers a GET or HEAD of the page, its assets, its icon or the home page; `false` for any other path. */
-export function servePage(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+/**
+ * Answers a GET or HEAD of the page, its assets, its icon or the home page; `false` for any other
+ * path. `path` is below the mock's URL; `basePath` is that URL's path on the server (a namespace's
+ * `/ns/{id}`), which the links of the home page and the redirect start with. `hostsNamespaces`: the
+ * page lists the server's namespaces (the standalone server's root).
+ */
+export function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  basePath = '',
+  hostsNamespaces = false,
+): boolean {
   const head = req.method === 'HEAD'
   switch (path) {
     case '/__mock':
-      res.writeHead(308, { location: '/__mock/', 'content-length': 0 })
+      res.writeHead(308, { location: `${basePath}/__mock/`, 'content-length': 0 })
       res.end()
       return true
     case '/__mock/':
-      sendText(res, 200, 'text/html; charset=utf-8', PAGE, head)
+      sendText(res, 200, 'text/html; charset=utf-8', hostsNamespaces ? PAGE_OF_HOST : PAGE, head)
       return true
+    case '':
     case '/':
       if ((req.headers.accept ?? '').includes('text/html'))
-        sendText(res, 200, 'text/html; charset=utf-8', HOME, head)
+        sendText(res, 200, 'text/html; charset=utf-8', basePath === '' ? HOME : home(basePath), head)
       else sendText(res, 200, 'text/plain; charset=utf-8', HOME_TEXT, head)
       return true
     case '/favicon.ico':

@@ -5,8 +5,19 @@
  * existing file holds).
  * See `docs/running-the-mock.md`, "State file".
  */
-import { closeSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { hostname } from 'node:os'
+import { dirname } from 'node:path'
 
 /** A state file that cannot be used: the message is one line that names the file and what to do. */
 export class StateFileError extends Error {
@@ -58,11 +69,48 @@ export function createPrivateFile(path: string): void {
     closeSync(openSync(path, 'wx', 0o600))
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return
-    throw new StateFileError(path, `cannot be created (${(error as Error).message})`, {
+    throw new StateFileError(path, `cannot be created (${refusal(error)})`, {
       cause: error,
       untouched: false,
     })
   }
+}
+
+/** Why a write was refused, in words: `read-only file system`, `permission denied`. */
+function refusal(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException
+  if (code === 'EROFS') return 'read-only file system'
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  return message
+}
+
+/**
+ * Refuses an existing state file this process may not write, or whose directory it may not write
+ * (SQLite keeps its `-wal` file beside it), in words: SQLite itself only says `disk I/O error`.
+ */
+export function assertWritable(path: string): void {
+  for (const [target, what] of [
+    [path, 'cannot be written'],
+    [
+      dirname(path),
+      `cannot be written: its directory ${dirname(path)} (where SQLite keeps the -wal file) is not writable`,
+    ],
+  ] as const) {
+    try {
+      accessSync(target, constants.W_OK)
+    } catch (error) {
+      throw new StateFileError(
+        path,
+        `${what} (${refusal(error)}); give --state a file this process may write`,
+        { cause: error },
+      )
+    }
+  }
+}
+
+/** Removes a state file this process created, with the files SQLite and the lock put beside it. */
+export function removeCreated(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, holderPath(path)]) rmSync(file, { force: true })
 }
 
 /** Who holds a state file: written beside it (`<file>-lock`) once the database lock is taken. */

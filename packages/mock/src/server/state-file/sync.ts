@@ -1,10 +1,13 @@
 /**
  * Keeps a state database in step with a store: each committed transaction of the store is written
  * as one SQLite transaction the moment it commits (synchronously, inside `store.onCommit`), so it
- * is on disk before any answer can leave. A write that fails (a full disk) is kept, in order, with
- * every later one, and tried again before the next answer; until it succeeds every answer is a 500,
- * so no client sees a change that is not on disk. See `ARCHITECTURE.md`, "Persistence".
+ * is on disk before any answer can leave. A request's change that cannot be written (a full disk)
+ * is refused: the store undoes it and the request is answered 500, so an error answer means nothing
+ * changed, in memory or on disk, and a client may retry it. A write no request waits for (a delivery
+ * attempt, a reset, a clock advance) is kept, in order with every later one, and tried again before
+ * the next answer; until it succeeds every answer is a 500. See `ARCHITECTURE.md`, "Persistence".
  */
+import { ApiError } from '../../errors.js'
 import type { Clock } from '../../state/clock.js'
 import type { Store } from '../../state/store.js'
 import type { AnyTable, Key } from '../../state/table.js'
@@ -18,6 +21,15 @@ import {
 
 /** A write waiting for its turn: a change, the whole state (a reset), or a clock advance alone. */
 type PendingWrite = { change: SerializedChange } | { whole: true } | { clockOffsetMs: number }
+
+/** The answer of a request whose change the file refused: nothing of it was kept. */
+function unsaved(failure: Error | undefined): ApiError {
+  return new ApiError(
+    500,
+    'internal_error',
+    `the change could not be saved to the state file (${failure?.message ?? 'unknown error'}): nothing was changed, the request may be retried`,
+  )
+}
 
 /** How to find the primary key of a row of any of the store's tables. */
 export function keyOfStore(store: Store): KeyOf {
@@ -62,16 +74,22 @@ export class StateSync {
     this.#keyOf = keyOfStore(store)
     this.#seedJson = seedJson
     this.#savedOffset = clock.offsetMs
-    this.#unsubscribe = store.onCommit((change) => {
+    this.#unsubscribe = store.onCommit((change, { refusable }) => {
       if (change === 'replaced') {
         // The whole state replaces every earlier write still waiting.
         this.#pending = [{ whole: true }]
         this.#savedOffset = this.#clock.offsetMs
-      } else {
-        this.#pending.push({ change: serializeChange(change, this.#keyOf) })
-        this.#savedOffset = change.clock_offset_ms
+        this.#flush()
+        return
       }
-      this.#flush()
+      const savedOffset = this.#savedOffset
+      this.#pending.push({ change: serializeChange(change, this.#keyOf) })
+      this.#savedOffset = change.clock_offset_ms
+      if (this.#flush() || !refusable) return
+      // Not written (the database rolled its transaction back): the store undoes it too.
+      this.#pending.pop()
+      this.#savedOffset = savedOffset
+      throw unsaved(this.#failure)
     })
   }
 
