@@ -83,8 +83,12 @@ export function createGuardedFetch(judge: AddressJudge, resolve: typeof dnsLooku
   const lookup = guardedLookup(judge, resolve)
   // Own agents: a pooled socket is only ever one this lookup checked.
   const httpAgent = new http.Agent({ keepAlive: true })
-  const httpsAgent = new https.Agent({ keepAlive: true })
-  const agentFor = (secure: boolean) => (secure ? httpsAgent : httpAgent)
+  let httpsAgent: HttpAgent | undefined
+  const agentFor = (secure: boolean) => {
+    if (!secure) return httpAgent
+    httpsAgent ??= new (https().Agent)({ keepAlive: true })
+    return httpsAgent
+  }
   return (input, init) => guardedRequest(new Request(input, init), judge, lookup, agentFor)
 }
 
@@ -115,7 +119,7 @@ async function guardedRequest(
   })
   if (body) headers['content-length'] = String(body.byteLength)
   const secure = url.protocol === 'https:'
-  const send = secure ? https.request : http.request
+  const send = secure ? https().request : http.request
 
   return new Promise<Response>((resolve, reject) => {
     const onAbort = () => {
