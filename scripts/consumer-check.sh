@@ -52,6 +52,24 @@ for (const [name, pkg] of [['sdk', sdk], ['mock', mock]]) {
   for (const file of pkg.files) {
     if (/^package\/(src|test)\//.test(file)) problems.push(`${name}: ${file} should not be packed`)
   }
+  // "imports" (private mappings) resolve inside the installed package too: only to packed files.
+  const imports = []
+  const collect = (value) => {
+    if (typeof value === 'string') imports.push(value)
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect)
+  }
+  collect(pkg.manifest.imports)
+  for (const target of imports) {
+    if (!pkg.files.has(`package/${target.replace(/^\.\//, '')}`))
+      problems.push(`${name}: "imports" maps to ${target}, which is not packed`)
+  }
+  // The README is the package page: a relative link must reach a packed file.
+  const readme = execFileSync('tar', ['-xzOf', name === 'sdk' ? sdkTgz : mockTgz, 'package/README.md'], { encoding: 'utf8' })
+  for (const [, link] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^(https?:|mailto:|#)/.test(link)) continue
+    const path = require('node:path').posix.normalize(`package/${link.split('#')[0]}`)
+    if (!pkg.files.has(path)) problems.push(`${name}: README.md links to ${link}, which the tarball does not hold`)
+  }
 }
 const range = mock.manifest.dependencies?.['@reseller-api/sdk']
 if (range !== sdk.manifest.version) {

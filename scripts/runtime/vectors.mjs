@@ -13,7 +13,9 @@
 // a wrong secret and malformed headers resolve false without throwing; constructEvent parses a
 // signed event and rejects a forged one; createFetchHandler answers a real Request 200 (signed)
 // or 401 (forged); a secret array verifies with the signing secret at any position; a signed event
-// of a type the SDK does not know is a WebhookUnknownEventError, answered 200 by the handler. Prints which file the package specifier resolved to, and exits 1 on any failure.
+// of a type the SDK does not know is a WebhookUnknownEventError, answered 200 by the handler; with
+// `dedupe`, a copy is answered 200 without onEvent and a failed delivery's retry is handled. Prints
+// which file the package specifier resolved to, and exits 1 on any failure.
 import { readFileSync } from 'node:fs'
 import process from 'node:process'
 import * as fromPackage from '@reseller-api/sdk/webhooks'
@@ -231,6 +233,34 @@ async function checkEntry(name, api) {
       v('createFetchHandler, secret array: 200'),
       rotated.value?.status === 200,
       `got ${rotated.value?.status ?? rotated.error}`,
+    )
+
+    // dedupe: a copy is answered 200 without onEvent, its key the SHA-256 of the body (node:crypto's
+    // createHash, or Web Crypto's digest), and a failed delivery's retry is handled.
+    const keys = []
+    let calls = 0
+    const once = api.createFetchHandler({
+      secret: vector.secret,
+      dedupe: {
+        claim: async (key) => !keys.includes(key) && keys.push(key) > 0,
+        release: (key) => void keys.splice(keys.indexOf(key), 1),
+      },
+      onEvent: () => {
+        calls++
+        if (calls === 1) throw new Error('first attempt fails')
+      },
+      onError: () => {},
+    })
+    const dedupeAnswers = []
+    for (let i = 0; i < 3; i++) dedupeAnswers.push((await settle(once(post(vector.signature)))).value?.status)
+    const digest = Array.from(
+      new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(vector.payload))),
+      (byte) => byte.toString(16).padStart(2, '0'),
+    ).join('')
+    check(
+      v('createFetchHandler, dedupe: 500, the retry 200, the copy 200 without onEvent; key = SHA-256'),
+      dedupeAnswers.join() === '500,200,200' && calls === 2 && keys.length === 1 && keys[0] === digest,
+      `got ${dedupeAnswers}, ${calls} calls, keys ${keys}`,
     )
 
     // The same envelope under a name this SDK version does not know: a service that grew.

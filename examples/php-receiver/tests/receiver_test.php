@@ -3,8 +3,9 @@
  * The receiver against the mock: starts the mock (the reseller-mock binary; MOCK_BIN names
  * it, default `reseller-mock` on PATH), serves public/index.php with PHP's built-in server, points
  * the reseller webhook at it, and checks what the receiver answers to real deliveries of the mock,
- * to a delivery signed with another secret, to an unsigned request and to an event type it does
- * not know (sent by the binary's `trigger --unknown`).
+ * to a delivery signed with another secret, to an unsigned request, to an event type it does
+ * not know (sent by the binary's `trigger --unknown`) and to every event at once (`trigger --all`);
+ * and that the example deliveries of the OpenAPI document's `webhooks` verify with its code.
  *
  *   php tests/receiver_test.php
  *
@@ -190,9 +191,37 @@ try {
     $entry = wait_for_logged($log, fn ($e) => $e['event'] === 'vps.migrated' && ($e['data']['server_id'] ?? null) === 7);
     check($entry !== null && $entry['outcome'] === 'ignored', 'and skipped by the application');
 
+    // Every event the service sends, in both styles, and one unknown event of each style: the
+    // binary's `trigger --all`, which exits 0 when every delivery got a 2xx.
+    $before = count(logged($log));
+    [$code, $output] = run([MOCK_BIN, 'trigger', '--all', '--forward-to', $receiverUrl, '--secret', SECRET]);
+    $lines = explode("\n", $output);
+    check($code === 0 && end($lines) === '20 delivered, 0 failed', 'every event of both styles and two unknown ones (reseller-mock trigger --all) are answered 2xx', "exit $code: " . end($lines));
+    $added = array_slice(logged($log), $before);
+    check(count($added) === 20 && count(array_filter($added, fn ($e) => $e['outcome'] === 'ignored')) >= 2, 'and each reaches the application', json_encode($added));
+
     $notEvent = '[1, 2, 3]';
     [$status] = http('POST', $receiverUrl, $notEvent, ['Content-Type: application/json', 'X-Service-Signature: sha256=' . hash_hmac('sha256', $notEvent, SECRET)]);
     check($status === 400, 'a signed body that is not an event gets 400', "$status");
+
+    // The OpenAPI document describes every event (`webhooks`); each entry's example delivery is
+    // signed with the documented secret over its compact JSON: this receiver's check accepts them all.
+    $document = json_decode((string) file_get_contents(__DIR__ . '/../../../packages/sdk/openapi.json'));
+    $entries = 0;
+    $verified = 0;
+    foreach ($document->webhooks as $entry) {
+        $entries++;
+        $example = $entry->post->requestBody->content->{'application/json'}->example;
+        $raw = json_encode($example, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        $signature = '';
+        foreach ($entry->post->parameters as $parameter) {
+            if ($parameter->name === 'X-Service-Signature') {
+                $signature = $parameter->example;
+            }
+        }
+        $verified += webhook_signature_is_valid($raw, $signature, 'whsec_openapi_example') && webhook_event($raw) !== null ? 1 : 0;
+    }
+    check($entries === 18 && $verified === $entries, "the OpenAPI document's example deliveries verify and decode", "$verified of $entries");
 } finally {
     stop($receiver);
     check(stop($mock) === 0, 'the mock exits 0 on SIGTERM');

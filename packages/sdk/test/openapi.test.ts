@@ -10,7 +10,10 @@ import type { AnyEndpoint } from '../src/core/endpoint.js'
 import { serviceDocument } from '../src/openapi/document.js'
 import { errorExampleRequests, exampleRequests } from '../src/openapi/example-requests.js'
 import { buildServiceDocument, serviceSpecs } from '../src/openapi/service.js'
+import { EXAMPLE_SECRET } from '../src/openapi/webhooks.js'
 import { operations } from '../src/operations/index.js'
+import { GENERAL_EVENTS, RESELLER_EVENTS } from '../src/schemas/event-envelope.js'
+import { verifySignature } from '../src/webhooks/index.js'
 
 const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')
 const examples = JSON.parse(readFileSync(new URL('../openapi/examples.json', import.meta.url), 'utf8'))
@@ -134,5 +137,39 @@ describe('the published document', () => {
     expect(() => build('domain_taken')).toThrow(
       'closeTicket: the error example domain_taken is not an error code it documents',
     )
+  })
+})
+
+describe('the events of the published document (webhooks)', () => {
+  type Entry = {
+    post: {
+      parameters: { name: string; example?: string }[]
+      requestBody: { content: { 'application/json': { schema: { $ref: string }; example: unknown } } }
+    }
+  }
+  const webhooks = buildServiceDocument(examples, { eventExamples }).webhooks as Record<string, Entry>
+
+  it('has one entry per option of the SDK’s event unions, each body the event’s named component', () => {
+    const expected = [
+      ...RESELLER_EVENTS.map((event) => `reseller/${event}`),
+      ...[...GENERAL_EVENTS, 'test'].map((event) => `general/${event}`),
+    ]
+    expect(Object.keys(webhooks)).toEqual(expected)
+    expect(
+      webhooks['general/domain.registered']!.post.requestBody.content['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/GeneralDomainRegisteredEvent',
+    })
+  })
+
+  it('signs each example body, as the compact JSON sent, with the documented secret', async () => {
+    for (const [key, { post }] of Object.entries(webhooks)) {
+      const { example } = post.requestBody.content['application/json']
+      const header = (name: string) => post.parameters.find((p) => p.name === name)?.example
+      const raw = JSON.stringify(example)
+      expect(raw, key).toBe(eventExamples[key].body)
+      expect(await verifySignature(raw, header('X-Service-Signature'), EXAMPLE_SECRET), key).toBe(true)
+      expect(header('X-Service-Event')).toBe((example as { event: string }).event)
+    }
   })
 })

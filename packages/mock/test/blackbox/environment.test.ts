@@ -95,6 +95,7 @@ describe.each(selectedTargets())('%s', (name) => {
     ])
     // Each is a usage error: exit 2, as for an unknown flag, and one line that says why.
     expect(usage.code).toBe(2)
+    expect(usage.stderr).toMatch(/^reseller-mock: unknown option --no-such-flag; run "reseller-mock --help"/)
     expect(port).toMatchObject({ code: usage.code, stdout: '' })
     // One line each: the reason, then where the options are described.
     expect(port.stderr).toMatch(
@@ -106,7 +107,7 @@ describe.each(selectedTargets())('%s', (name) => {
     )
     expect(unknown.code).toBe(usage.code)
     expect(unknown.stderr).toMatch(
-      /^reseller-mock: RESELLER_MOCK_PROT is not a setting of reseller-mock; the variables are RESELLER_MOCK_PORT, [^\n]*\n$/,
+      /^reseller-mock: RESELLER_MOCK_PROT is not a setting of reseller-mock \(did you mean RESELLER_MOCK_PORT\?\); the variables are RESELLER_MOCK_PORT, [^\n]*\n$/,
     )
   })
 

@@ -4,6 +4,7 @@
  * names that cannot be used (a seed file) stays exit 1.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, CLI, runCli } from '../helpers/cli.js'
 
@@ -146,5 +147,38 @@ describe('a flag that names something unusable is no usage error: exit 1', { tim
     expect(directory.code).toBe(1)
     expect(directory.stderr.trimEnd()).toBe('reseller-mock: seed file /tmp is a directory, not a file')
     for (const { stderr } of [fromEnv, directory]) expect(stderr).not.toMatch(/ENOENT|EISDIR|errno/)
+  })
+})
+
+describe('running-the-mock.md, "Exit codes", against the CLI', { timeout: 30_000 }, () => {
+  const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
+  /** The commands of cli.ts's COMMANDS table, in order. */
+  const commands = [
+    ...read('../../src/cli.ts')
+      .match(/const COMMANDS[^{]*\{([\s\S]*?)\n\}/)![1]!
+      .matchAll(/^\s+(\w+):/gm),
+  ].map((m) => m[1]!)
+  const guide = read('../../../../docs/running-the-mock.md')
+  const section = guide.slice(
+    guide.indexOf('### Exit codes'),
+    guide.indexOf('\n## ', guide.indexOf('### Exit codes')),
+  )
+
+  it('the table names every command of the CLI', () => {
+    expect(commands).toHaveLength(7)
+    const header = section.split('\n').find((line) => line.startsWith('| code |'))!
+    for (const command of commands) expect(header, command).toContain(`\`${command}\``)
+  })
+
+  it('each example line is what the CLI prints', async () => {
+    const examples = [...section.matchAll(/^\$ reseller-mock (.*)\n(reseller-mock: .*)$/gm)]
+    expect(examples.length).toBeGreaterThanOrEqual(3)
+    for (const [, args, line] of examples) {
+      if (args!.includes('bad.json')) continue // its seed file is the guide's own
+      const { stderr } = await runCli(args!.split(' '))
+      expect(stderr.trimEnd(), args).toBe(line)
+    }
+    const unknown = examples.find(([, args]) => args === 'frobnicate')![2]!
+    expect(unknown).toContain(`(commands: ${commands.join(', ')})`)
   })
 })

@@ -104,8 +104,7 @@ describe('reseller webhook on a shared bind (0.0.0.0)', () => {
     expect(test.body.data).toMatchObject({ delivered: false, status_code: null })
     expect(test.body.data.error).toMatch(REFUSED_LOOPBACK)
     expect(test.body.data.error).not.toMatch(/details hidden|no HTTP answer/)
-    // The standalone server's mock has no `mock.db` (createMockApi's): its store holds the rows.
-    const history = [...standalone.context.store.deliveries.all()]
+    const history = Array.from(standalone.context.store.deliveries.all())
     expect(history.at(-1)!.error).toBe(test.body.data.error)
     expect(log.find((line) => line.startsWith('webhook '))).toMatch(
       /attempt 1: POST http:\/\/127\.0\.0\.1:\d+\/\S* error \(target refused: 127\.0\.0\.1 is a loopback address; .*--insecure-webhooks/,

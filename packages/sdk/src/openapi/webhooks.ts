@@ -9,12 +9,10 @@
 import type * as z from 'zod/mini'
 import { GeneralEvent, ResellerEvent } from '../schemas/events.js'
 import { hmacSha256Hex } from '../webhooks/hmac-sync.js'
+import type { EventStyle } from '../webhooks/samples.js'
 import type { SchemaBook } from './schema-book.js'
 
 type Json = Record<string, unknown>
-
-/** @internal A webhook style: the reseller webhook's events, or the general webhooks'. */
-export type EventStyle = 'reseller' | 'general'
 
 /** @internal One event of one style, as the document describes it. */
 export interface EventSpec {
@@ -155,7 +153,8 @@ function entry(spec: EventSpec, schemas: SchemaBook, example: EventExample | und
           required: true,
           description:
             '`sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook secret ' +
-            `(the example is signed with \`${EXAMPLE_SECRET}\`). Compare in constant time.`,
+            `(the example is signed with \`${EXAMPLE_SECRET}\` over the example body as sent: compact JSON, ` +
+            'no spaces, its keys in this order). Compare in constant time.',
           schema: { type: 'string', pattern: SIGNATURE_PATTERN },
           ...withExample(signed),
         },
@@ -188,7 +187,8 @@ function entry(spec: EventSpec, schemas: SchemaBook, example: EventExample | und
         },
       },
       responses: {
-        '2XX': { description: 'Received: any 2xx status acknowledges the delivery.' },
+        '200': { description: 'Received (what the SDK’s adapters answer).' },
+        '2XX': { description: 'Any other 2xx status acknowledges the delivery too.' },
         '400': { description: 'The body is not an event: the sender gives up or retries, per its style.' },
         '401': { description: 'The signature is missing or wrong.' },
         '5XX': {

@@ -6,6 +6,7 @@
 import { hmacBackend, hmacHexSync } from '#crypto'
 import type { WebhookEvent } from '../schemas/events.js'
 import { constructWith, signWith, verifyWith, type WebhookSecret } from './core.js'
+import type { DedupeStore } from './dedupe.js'
 import type { WebhookEventName } from './events.js'
 import { createFetchHandlerWith, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js'
 import {
@@ -95,12 +96,14 @@ export function constructEvent(
  * 400 for a bad payload, 200 once `onEvent` resolves, 500 if `onEvent` throws (so the sender retries).
  * An event of a type this SDK version does not know is answered 200: `onUnknownEvent` is called
  * when given, else the event is skipped with one warning per name (`unknownEvents: 'reject'`
- * answers it 400 instead).
+ * answers it 400 instead). With `dedupe`, a copy of a delivery already handled is answered 200
+ * without calling the hooks (`onDuplicate` when given).
  *
  * @param options - `secret` (one, or an array any of which verifies), `onEvent`, optional
- *   `onUnknownEvent`, `unknownEvents`, `maxBodyBytes` and `onError`
+ *   `onUnknownEvent`, `unknownEvents`, `dedupe`, `onDuplicate`, `maxBodyBytes` and `onError`
  * @returns `(request) => Promise<Response>`
- * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
+ * @throws TypeError at once when `secret` is empty, `onEvent` is not a function, or `dedupe` is
+ *   neither a boolean nor a {@link DedupeStore}
  */
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   return createFetchHandlerWith(hmacBackend, options)
@@ -109,14 +112,16 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
 /**
  * Makes a `node:http` request listener that also works as Express middleware with no body parser
  * in front of it (it reads the raw stream itself; a `Buffer` left in `req.body` by `express.raw()`
- * is used as is). Same answers as {@link createFetchHandler}, unknown event types included.
+ * is used as is). Same answers as {@link createFetchHandler}, unknown event types and `dedupe`
+ * included.
  *
  * @typeParam Req - the request type `onEvent` sees: inferred from its annotation
  *   (`(event, req: IncomingMessage) => …`), else the structural {@link NodeWebhookRequest}
  * @param options - `secret` (one, or an array any of which verifies), `onEvent`, optional
- *   `onUnknownEvent`, `unknownEvents`, `maxBodyBytes` and `onError`
+ *   `onUnknownEvent`, `unknownEvents`, `dedupe`, `onDuplicate`, `maxBodyBytes` and `onError`
  * @returns `(req, res, next?) => void`
- * @throws TypeError at once when `secret` is empty or `onEvent` is not a function
+ * @throws TypeError at once when `secret` is empty, `onEvent` is not a function, or `dedupe` is
+ *   neither a boolean nor a {@link DedupeStore}
  */
 export function createNodeHandler<Req extends NodeWebhookRequest = NodeWebhookRequest>(
   options: NodeHandlerOptions<Req>,

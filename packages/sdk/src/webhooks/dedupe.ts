@@ -1,6 +1,6 @@
 // The adapters' `dedupe` option: deliveries come at least once (a retry after a lost answer, a
 // resend), so an adapter may remember the deliveries it handled and answer a copy without calling
-// the hooks again (docs/webhooks.md, "Deliveries come at least once").
+// the hooks again (docs/webhooks.md, "Replays, retries and deduplication").
 
 /**
  * Where the adapters record the deliveries they handle, for the `dedupe` option. The key is the

@@ -51,7 +51,7 @@ export interface WebhookHandlerOptions<Context> {
    * (an unknown event type included); a key is forgotten when its hook fails (answered 500), so
    * that the sender's retry is handled. Two copies arriving at once call the hook once. It does
    * not stop a replay that comes after the store forgot the key: the signature carries no
-   * timestamp (docs/webhooks.md, "Deliveries come at least once"). Default: off.
+   * timestamp (docs/webhooks.md, "Replays, retries and deduplication"). Default: off.
    */
   dedupe?: boolean | DedupeStore
   /**
