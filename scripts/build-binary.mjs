@@ -8,14 +8,14 @@
 // 2. The inspector's built script and style (packages/mock/dist/inspector/) become SEA assets,
 //    read with `node:sea`'s getAsset: the binary reads nothing beside itself at run time.
 // 3. The bundle is an asset too, run by scripts/sea-main.cjs (the SEA's main) with V8's code cache
-//    of a start: a training run of that main under the workspace's Node starts the server on the
-//    demo seed and writes the cache once the server is ready, so it holds every function a start
-//    runs (Node's `useCodeCache` holds only the top level: a start still compiled most of its code).
+//    of a start: training runs of that main under the workspace's Node, `trigger --forward-to` then
+//    the server's start on the demo seed, write the cache, so it holds every function those run
+//    (Node's `useCodeCache` holds only the top level: a start still compiled most of its code).
 // 4. `node --experimental-sea-config` writes the blob, and postject injects it into a copy of the
 //    Node binary (its symbol table stripped when `strip` exists).
 // The same commit, Node and machine give the same bytes (docs/without-node.md): V8 lays out a code
 // cache by string hashes, whose seed is random, and a second thread's timing can shift that, so the
-// training run is `--predictable --random-seed=…` (one thread, a fixed seed). V8 refuses a code
+// training runs are `--predictable --random-seed=…` (one thread, a fixed seed). V8 refuses a code
 // cache made under other flags than its own, but leaves these two out of that check, so the binary
 // runs with none (a flag such as `--hash-seed` would also void the code cache of Node's own modules).
 // Then it prints the time to the ready line of the binary beside the npm CLI's (docs/without-node.md);
@@ -31,6 +31,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs'
+import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
@@ -149,6 +150,55 @@ async function medianReadyTimes(commands, runs) {
   return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)])
 }
 
+/** Runs `node TRAINING_FLAGS sea-main.cjs BUNDLE CACHE_IN CACHE_OUT ARGS…` (see sea-main.cjs) to its end. */
+function trainingRun(seaMain, bundlePath, cacheIn, cacheOut, args) {
+  const child = spawn(node, [...TRAINING_FLAGS, seaMain, bundlePath, cacheIn, cacheOut, ...args], {
+    cwd: dirname(seaMain),
+    env: {},
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 60_000,
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk
+  })
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`training run ${args[0]} failed (${code ?? signal}): ${stderr}`)),
+    )
+  })
+}
+
+/**
+ * The code cache of a start, in an empty environment as a user's: `trigger --forward-to` to a
+ * receiver of this process (what the one-shot commands share), then, with that cache, the server's
+ * start on the demo seed. The second run's cache holds what both compiled.
+ */
+async function trainCodeCache(seaMain, bundlePath, cache) {
+  const receiver = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => response.end())
+  })
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const to = `http://127.0.0.1:${receiver.address().port}/hook`
+  const oneShot = `${cache}.commands`
+  try {
+    await trainingRun(seaMain, bundlePath, '-', oneShot, [
+      'trigger',
+      'ticket.created',
+      '--forward-to',
+      to,
+      '--secret',
+      'whsec_training',
+    ])
+  } finally {
+    receiver.close()
+  }
+  await trainingRun(seaMain, bundlePath, oneShot, cache, ['--port', '0', '--quiet'])
+}
+
 const node = workspaceNode()
 const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
 for (const [name, path] of Object.entries(ASSETS)) {
@@ -163,13 +213,7 @@ try {
   const seaMain = join(work, 'sea-main.cjs')
   copyFileSync(join(root, 'scripts/sea-main.cjs'), seaMain)
   const cache = join(work, 'reseller-mock.cjs.cache')
-  // The training run: the server's start on the demo seed, in an empty environment, as a user's.
-  execFileSync(node, [...TRAINING_FLAGS, seaMain, main, cache, '--port', '0', '--quiet'], {
-    cwd: work,
-    env: {},
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 60_000,
-  })
+  await trainCodeCache(seaMain, main, cache)
   const blob = join(work, 'sea.blob')
   const config = {
     main: 'sea-main.cjs',

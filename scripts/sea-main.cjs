@@ -3,10 +3,12 @@
 // what V8 compiles before running (the bundle's top level); this cache is taken once the server
 // has started, so it holds every function a start runs, and a start compiles next to nothing.
 //
-// Outside a single executable, the build runs this file to make that cache (the training run):
-//   node --predictable --random-seed=1 sea-main.cjs BUNDLE CACHE_OUT [ARGS…]
-// runs BUNDLE as `reseller-mock ARGS…` and, at the line `Press Ctrl+C to stop.`, writes the
-// cache to CACHE_OUT and exits (why those flags: scripts/build-binary.mjs).
+// Outside a single executable, the build runs this file to make that cache (a training run):
+//   node --predictable --random-seed=1 sea-main.cjs BUNDLE CACHE_IN|- CACHE_OUT [ARGS…]
+// runs BUNDLE as `reseller-mock ARGS…`, compiled with CACHE_IN when given, stops at the line
+// `Press Ctrl+C to stop.` (a server) or at its end (a command), and writes the cache to CACHE_OUT:
+// what CACHE_IN held and what this run compiled, so runs in turn add up (why those flags:
+// scripts/build-binary.mjs).
 const { readFileSync, writeFileSync } = require('node:fs')
 const { getAsset, isSea } = require('node:sea')
 const vm = require('node:vm')
@@ -34,15 +36,17 @@ if (isSea()) {
   if (script.cachedDataRejected) process.emitWarning('Code cache data rejected.')
   run(script)
 } else {
-  const [bundlePath, cachePath, ...args] = process.argv.slice(2)
-  const script = compile(readFileSync(bundlePath, 'utf8'))
+  const [bundlePath, cacheIn, cacheOut, ...args] = process.argv.slice(2)
+  const script = compile(
+    readFileSync(bundlePath, 'utf8'),
+    cacheIn === '-' ? undefined : readFileSync(cacheIn),
+  )
+  if (script.cachedDataRejected) throw new Error(`${cacheIn}: V8 refused this cache`)
   process.argv = [process.argv[0], 'reseller-mock', ...args]
+  process.on('exit', () => writeFileSync(cacheOut, script.createCachedData()))
   const write = process.stdout.write.bind(process.stdout)
   process.stdout.write = (chunk, ...rest) => {
-    if (String(chunk).includes(READY)) {
-      writeFileSync(cachePath, script.createCachedData())
-      process.exit(0)
-    }
+    if (String(chunk).includes(READY)) process.exit(0)
     return write(chunk, ...rest)
   }
   run(script)

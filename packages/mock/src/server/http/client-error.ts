@@ -3,10 +3,11 @@
  * request that never finished arriving) are answered with the spec's error envelope, not Node's
  * empty-bodied default, whenever the connection still allows an answer.
  */
-import { type ServerResponse, STATUS_CODES } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ApiError } from '../../errors.js'
 import { renderError } from '../../routing/errors.js'
+import { http } from './builtins.js'
 
 /** The answer to a parser error: status, `error.code` and a message saying what was wrong. */
 export function clientErrorAnswer(error: NodeJS.ErrnoException): ApiError {
@@ -72,7 +73,7 @@ function writeAnswer(error: NodeJS.ErrnoException, socket: Socket): void {
   const apiError = clientErrorAnswer(error)
   const body = Buffer.from(renderError(apiError).body)
   const head =
-    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
     `Content-Length: ${body.length}\r\n` +
     'Connection: close\r\n\r\n'

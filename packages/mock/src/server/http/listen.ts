@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { redactQuery } from '../../journal/redact.js'
 import { API_PREFIX, isPromise } from '../../routing/core.js'
 import type { CoreHandler, MockResponse } from '../../routing/types.js'
 import { bind } from './bind.js'
+import { http } from './builtins.js'
 import { answerClientError } from './client-error.js'
 import { createCors, parseAllowedOrigins } from './cors.js'
 import { createGuard, readTarget } from './guard.js'
@@ -144,7 +145,7 @@ export function listen(
   }
 
   // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
-  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+  const server = http.createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.
     const target = readTarget(req.url ?? '/')

@@ -10,12 +10,12 @@
  * `Response`. Failures reject with a `TypeError` whose `cause` says why, as `fetch` does.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http'
 import type { LookupFunction } from 'node:net'
 import { Readable } from 'node:stream'
 import { addressProblem, isIpLiteral, targetRefused } from '../../domain/target-policy.js'
 import { TargetRefusedError } from '../../webhooks/attempt.js'
+import { http, https } from './builtins.js'
 
 /** Answer statuses that carry no body (the `Response` constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
@@ -82,9 +82,13 @@ function fetchFailed(cause: unknown): TypeError {
 export function createGuardedFetch(judge: AddressJudge, resolve: typeof dnsLookup = dnsLookup): typeof fetch {
   const lookup = guardedLookup(judge, resolve)
   // Own agents: a pooled socket is only ever one this lookup checked.
-  const httpAgent = new HttpAgent({ keepAlive: true })
-  const httpsAgent = new HttpsAgent({ keepAlive: true })
-  const agentFor = (secure: boolean) => (secure ? httpsAgent : httpAgent)
+  const httpAgent = new http.Agent({ keepAlive: true })
+  let httpsAgent: HttpAgent | undefined
+  const agentFor = (secure: boolean) => {
+    if (!secure) return httpAgent
+    httpsAgent ??= new (https().Agent)({ keepAlive: true })
+    return httpsAgent
+  }
   return (input, init) => guardedRequest(new Request(input, init), judge, lookup, agentFor)
 }
 
@@ -115,7 +119,7 @@ async function guardedRequest(
   })
   if (body) headers['content-length'] = String(body.byteLength)
   const secure = url.protocol === 'https:'
-  const send = secure ? httpsRequest : httpRequest
+  const send = secure ? https().request : http.request
 
   return new Promise<Response>((resolve, reject) => {
     const onAbort = () => {
