@@ -185,3 +185,33 @@ describe('retries', () => {
     ).toBe('unknown')
   })
 })
+
+describe("a client pointed at the mock's default base URL without the mock's fetch", () => {
+  /** What undici's fetch throws for a name that does not resolve (`api.reseller.test` never does). */
+  function unresolvedFetch(): Promise<Response> {
+    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND api.reseller.test'), { code: 'ENOTFOUND' })
+    return Promise.reject(new TypeError('fetch failed', { cause: lookup }))
+  }
+
+  it('says to pass fetch: mock.fetch or to run the standalone mock', async () => {
+    const api = new ResellerApi({
+      apiKey: LIVE_KEY,
+      baseUrl: 'https://api.reseller.test',
+      fetch: unresolvedFetch,
+    })
+    const error = await rejection(api.whm.usage())
+    expect(error.outcome).toBe('not_sent')
+    expect(error.message).toContain('ENOTFOUND api.reseller.test')
+    expect(error.message).toContain('(the mock: pass fetch: mock.fetch, or run reseller-mock)')
+  })
+
+  it('says nothing of the mock for another host', async () => {
+    const api = new ResellerApi({
+      apiKey: LIVE_KEY,
+      baseUrl: 'https://api.example.test',
+      fetch: unresolvedFetch,
+    })
+    const error = await rejection(api.whm.usage())
+    expect(error.message).not.toContain('mock')
+  })
+})

@@ -3,18 +3,18 @@
  * sending, runs the retry policy, turns failures into the SDK's error classes and validates every
  * 2xx body against its schema.
  */
-import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky'
+import ky, { type KyInstance, type Options } from 'ky'
 import type * as z from 'zod/mini'
-import type { FieldErrors, KeyMode, PageMeta } from '../schemas/common.js'
+import type { KeyMode, PageMeta } from '../schemas/common.js'
 import { fieldErrors } from '../schemas/issues.js'
 import { ApiPromise, type WithResponse } from './api-promise.js'
 import { readText } from './body.js'
 import type { Endpoint, HttpMethod, ListEndpoint } from './endpoint.js'
 import { errorFromResponse } from './error-factory.js'
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError } from './errors.js'
+import { BodyFailure, convertFailure, errorBody, FetchFailure, invalidAnswer } from './failures.js'
 import type { RequestHookInfo, RequestHooks, ResponseHookInfo } from './hooks.js'
 import { type Logger, type LogLevel, logs, redactHeaders } from './logger.js'
-import { fetchOutcome, outcomeAdvice } from './outcome.js'
 import { Page, PagePromise } from './pagination.js'
 import { type CallInput, type Prepared, prepare } from './prepare.js'
 import { prepareRaw, type RawInput } from './raw.js'
@@ -66,21 +66,9 @@ export interface TransportConfig {
 export function refuseAuthorization(headers: object): void {
   for (const name of Object.keys(headers)) {
     if (name.toLowerCase() === 'authorization') {
-      throw new TypeError(
-        'the Authorization header is set by the client from apiKey; do not pass it in headers',
-      )
+      throw new TypeError('Authorization is set from apiKey: do not pass it in headers')
     }
   }
-}
-
-/** The error a `fetch` function threw, kept apart from ky's and the SDK's own errors. */
-class FetchFailure extends Error {
-  override readonly name = 'FetchFailure'
-}
-
-/** The body broke off after the status line (the stream's error is the cause). */
-class BodyFailure extends Error {
-  override readonly name = 'BodyFailure'
 }
 
 /**
@@ -114,22 +102,6 @@ function dataOf<T>(body: { data: T }, response: Response): WithResponse<T> {
 /** The value of a call of `api.request`: the answer's `data`, when it is a JSON object. */
 function rawDataOf<T>(body: unknown, response: Response): WithResponse<T> {
   return { data: (body as { data?: T } | undefined)?.data as T, response }
-}
-
-/** An error answer's body: its JSON when it parses, else its text (`undefined` when empty). */
-function errorBody(text: string): unknown {
-  if (text === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
-}
-
-/** A 2xx answer whose body is not what its schema says. */
-function invalidAnswer(req: Prepared, response: Response, fields: FieldErrors): ResponseValidationError {
-  const { status, headers } = response
-  return new ResponseValidationError({ status, fields, headers, method: req.method, url: req.url })
 }
 
 /** @internal Sends requests for the resource classes. One per client. */
@@ -283,7 +255,7 @@ export class Transport {
         try {
           response = await this.#http(req.url, this.#options(req, options))
         } catch (error) {
-          const failure = this.#convert(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
+          const failure = convertFailure(error, req, options?.timeoutMs ?? this.#config.timeoutMs)
           if (this.#traced) this.#afterAttempt(req, attempt, started, undefined, failure)
           throw failure
         }
@@ -414,35 +386,6 @@ export class Transport {
     const result = readAnswer(schema, json, policy)
     if (!result.success) throw invalidAnswer(req, response, fieldErrors(result.issues))
     return result.data
-  }
-
-  /**
-   * Turns what ky threw into the SDK's error; never keeps ky's `Request` or options (they hold the
-   * key). A timeout or a cut answer may have been applied (`outcome: 'unknown'`); a `fetch` that
-   * failed says by its cause whether the request ever left (core/outcome.ts).
-   */
-  #convert(error: unknown, req: Prepared, timeoutMs: number): unknown {
-    const { method, url } = req
-    if (isTimeoutError(error)) {
-      const message = `${method} ${url} timed out after ${timeoutMs} ms; ${outcomeAdvice('unknown')}`
-      return new TimeoutError({ method, url, timeoutMs, message })
-    }
-    if (error instanceof BodyFailure) {
-      const message = `${method} ${url}: the answer was cut short; ${outcomeAdvice('unknown')}`
-      return new ConnectionError({ method, url, cause: error.cause, message })
-    }
-    if (error instanceof FetchFailure || isNetworkError(error)) {
-      const cause = (error as Error).cause
-      // undici's "fetch failed" says little; its cause says `connect ECONNREFUSED 127.0.0.1:443`.
-      const inner = ((cause as Error | undefined)?.cause as Error | undefined)?.message
-      const said = (cause as Error | undefined)?.message
-      const reason = said ? `: ${said}${inner ? ` (${inner})` : ''}` : ''
-      const outcome = fetchOutcome(cause)
-      const what = outcome === 'not_sent' ? 'was not sent' : 'got no answer'
-      const message = `${method} ${url} ${what}${reason}; ${outcomeAdvice(outcome)}`
-      return new ConnectionError({ method, url, cause, message, outcome })
-    }
-    return error
   }
 
   /** @internal Logs a line when the client has a logger and its level lets `level` through. */
