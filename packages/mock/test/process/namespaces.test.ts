@@ -6,6 +6,7 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ControlError, createControlClient } from '../../src/control/client.js'
 import { assertBuilt, CLI, type CliRun, runCli, spawnProcess, startCli, waitForLine } from '../helpers/cli.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
@@ -320,6 +321,31 @@ describe('paths under /ns/', () => {
     const line = waitForLine(cli, /^\[a\] GET \/api\/v1\/reseller\/whm\/usage 200 /)
     await call(cli.url, 'GET', '/ns/a/api/v1/reseller/whm/usage', undefined, KEY)
     await line
+  })
+})
+
+describe('the control client', () => {
+  it('creates, lists, gets and deletes namespaces, drives one by its url, and rejects with the code and fields', async () => {
+    const root = createControlClient({ baseUrl: cli.url })
+    const made = await root.namespaces.create({ id: 'client', label: 'by the client', ttl_seconds: 60 })
+    expect(made).toMatchObject({ id: 'client', url: `${cli.url}/ns/client`, label: 'by the client' })
+    const namespace = createControlClient({ baseUrl: made.url })
+    expect((await namespace.clock.advance({ seconds: 5 })).offset_ms).toBe(5000)
+    expect((await root.clock.get()).offset_ms).toBe(0)
+    expect((await root.namespaces.list()).map((n) => n.id)).toEqual(['client'])
+    expect(await root.namespaces.get('client')).toMatchObject({ id: 'client', requests: 0 })
+    expect(await root.namespaces.delete('client')).toEqual({ id: 'client', deleted: true })
+    const missing = await root.namespaces.get('client').catch((error: unknown) => error)
+    expect(missing).toBeInstanceOf(ControlError)
+    expect(missing).toMatchObject({ status: 404, code: 'namespace_not_found' })
+    const bad = await root.namespaces.create({ ttl_seconds: 1 }).catch((error: unknown) => error)
+    expect(bad).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      fields: { ttl_seconds: ['must be at least 60'] },
+    })
+    await root.namespaces.create()
+    expect(await root.namespaces.clear()).toEqual({ deleted: 1 })
   })
 })
 
