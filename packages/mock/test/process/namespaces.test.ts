@@ -113,6 +113,11 @@ describe('POST /__mock/namespaces', () => {
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(3_600_000)
     const other = await create({})
     expect(other.body.data.id).not.toBe(data.id)
+    // `null` is a field left out (clients that write absent values as null, Python's None).
+    const nulls = await create({ id: null, seed: null, random_seed: null, ttl_seconds: null, label: null })
+    expect(nulls.status).toBe(201)
+    expect(nulls.body.data.id).toMatch(/^ns-[a-z0-9]{12}$/)
+    expect(Date.parse(nulls.body.data.expires_at) - Date.parse(nulls.body.data.created_at)).toBe(3_600_000)
     await call(cli.url, 'DELETE', '/__mock/namespaces')
   })
 
