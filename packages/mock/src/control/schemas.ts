@@ -67,26 +67,33 @@ export const NamespaceId = z
 export const NAMESPACE_TTL = { min: 60, max: 2_592_000, default: 3600 } as const
 
 /**
- * Body of `POST /__mock/namespaces`, every field optional. `seed` is a seed object of
+ * Body of `POST /__mock/namespaces`, every field optional (`null` counts as left out: clients that
+ * write absent values as `null`, Python's `None`, are served alike). `seed` is a seed object of
  * docs/running-the-mock.md, "Seed format" (checked as a seed file is: its problems are named under `seed`).
  */
 export const NamespaceCreateBody = z.strictObject({
-  id: z.optional(NamespaceId),
-  seed: z.optional(z.record(z.string(), z.unknown())),
+  id: z.optional(z.nullable(NamespaceId)),
+  seed: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   random_seed: z.optional(
-    z.union([z.string().check(z.maxLength(200, 'must be at most 200 characters')), z.int()], {
-      error: 'must be a string or an integer',
-    }),
+    z.nullable(
+      z.union([z.string().check(z.maxLength(200, 'must be at most 200 characters')), z.int()], {
+        error: 'must be a string or an integer',
+      }),
+    ),
   ),
   ttl_seconds: z.optional(
-    z
-      .int('must be a whole number of seconds')
-      .check(
-        z.gte(NAMESPACE_TTL.min, `must be at least ${NAMESPACE_TTL.min}`),
-        z.lte(NAMESPACE_TTL.max, `must be at most ${NAMESPACE_TTL.max} (30 days)`),
-      ),
+    z.nullable(
+      z
+        .int('must be a whole number of seconds')
+        .check(
+          z.gte(NAMESPACE_TTL.min, `must be at least ${NAMESPACE_TTL.min}`),
+          z.lte(NAMESPACE_TTL.max, `must be at most ${NAMESPACE_TTL.max} (30 days)`),
+        ),
+    ),
   ),
-  label: z.optional(z.string('must be a string').check(z.maxLength(200, 'must be at most 200 characters'))),
+  label: z.optional(
+    z.nullable(z.string('must be a string').check(z.maxLength(200, 'must be at most 200 characters'))),
+  ),
 })
 
 /** An API key of a namespace's seed, as the CLI prints the server's. */

@@ -6,6 +6,7 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ControlError, createControlClient } from '../../src/control/client.js'
 import { assertBuilt, CLI, type CliRun, runCli, spawnProcess, startCli, waitForLine } from '../helpers/cli.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field
@@ -112,6 +113,11 @@ describe('POST /__mock/namespaces', () => {
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(3_600_000)
     const other = await create({})
     expect(other.body.data.id).not.toBe(data.id)
+    // `null` is a field left out (clients that write absent values as null, Python's None).
+    const nulls = await create({ id: null, seed: null, random_seed: null, ttl_seconds: null, label: null })
+    expect(nulls.status).toBe(201)
+    expect(nulls.body.data.id).toMatch(/^ns-[a-z0-9]{12}$/)
+    expect(Date.parse(nulls.body.data.expires_at) - Date.parse(nulls.body.data.created_at)).toBe(3_600_000)
     await call(cli.url, 'DELETE', '/__mock/namespaces')
   })
 
@@ -320,6 +326,31 @@ describe('paths under /ns/', () => {
     const line = waitForLine(cli, /^\[a\] GET \/api\/v1\/reseller\/whm\/usage 200 /)
     await call(cli.url, 'GET', '/ns/a/api/v1/reseller/whm/usage', undefined, KEY)
     await line
+  })
+})
+
+describe('the control client', () => {
+  it('creates, lists, gets and deletes namespaces, drives one by its url, and rejects with the code and fields', async () => {
+    const root = createControlClient({ baseUrl: cli.url })
+    const made = await root.namespaces.create({ id: 'client', label: 'by the client', ttl_seconds: 60 })
+    expect(made).toMatchObject({ id: 'client', url: `${cli.url}/ns/client`, label: 'by the client' })
+    const namespace = createControlClient({ baseUrl: made.url })
+    expect((await namespace.clock.advance({ seconds: 5 })).offset_ms).toBe(5000)
+    expect((await root.clock.get()).offset_ms).toBe(0)
+    expect((await root.namespaces.list()).map((n) => n.id)).toEqual(['client'])
+    expect(await root.namespaces.get('client')).toMatchObject({ id: 'client', requests: 0 })
+    expect(await root.namespaces.delete('client')).toEqual({ id: 'client', deleted: true })
+    const missing = await root.namespaces.get('client').catch((error: unknown) => error)
+    expect(missing).toBeInstanceOf(ControlError)
+    expect(missing).toMatchObject({ status: 404, code: 'namespace_not_found' })
+    const bad = await root.namespaces.create({ ttl_seconds: 1 }).catch((error: unknown) => error)
+    expect(bad).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      fields: { ttl_seconds: ['must be at least 60'] },
+    })
+    await root.namespaces.create()
+    expect(await root.namespaces.clear()).toEqual({ deleted: 1 })
   })
 })
 

@@ -62,8 +62,8 @@ function readCreation(call: Call) {
     fields = { ...error.fields }
   }
   const raw = parsedBody(call)
-  if (raw !== undefined && typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'seed')) {
-    const seed = (raw as { seed: unknown }).seed
+  const seed = typeof raw === 'object' && raw !== null ? (raw as { seed?: unknown }).seed : undefined
+  if (seed !== undefined && seed !== null) {
     try {
       parseSeed(seed)
     } catch (error) {
@@ -106,11 +106,11 @@ function namespaceRoutes(registry: NamespaceRegistry, serverUrl: () => string): 
       (call) => {
         const body = readCreation(call as unknown as Call)
         const namespace = registry.create({
-          id: body.id,
-          seed: body.seed as SeedInput | undefined,
-          randomSeed: body.random_seed,
+          id: body.id ?? undefined,
+          seed: (body.seed ?? undefined) as SeedInput | undefined,
+          randomSeed: body.random_seed ?? undefined,
           ttlSeconds: body.ttl_seconds ?? NAMESPACE_TTL.default,
-          label: body.label,
+          label: body.label ?? undefined,
         })
         const { record } = namespace
         return call.answer({

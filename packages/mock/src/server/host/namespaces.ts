@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../errors.js'
 import type { SeedInput } from '../../seed/schema.js'
+import { DEFAULT_RANDOM_SEED } from '../../state/random.js'
 import type { HostedMock } from './hosted-mock.js'
 
 /** `--max-namespaces` when not given. */
@@ -143,7 +144,7 @@ export class NamespaceRegistry {
       ttlSeconds: request.ttlSeconds,
       createdAtMs: now,
       expiresAtMs: now + request.ttlSeconds * 1000,
-      randomSeed: request.randomSeed ?? 'reseller-mock',
+      randomSeed: request.randomSeed ?? DEFAULT_RANDOM_SEED,
       seedJson: request.seed === undefined ? null : JSON.stringify(request.seed),
     }
     const namespace: Namespace = { record, mock: this.#options.build(record, request.seed), requests: 0 }
