@@ -124,6 +124,24 @@ describe('namespaces with --state', { timeout: 120_000 }, () => {
     expect(rowsOf(state, 'w1').rows).toBeGreaterThan(0)
   })
 
+  it("stop on SIGTERM without waiting for a namespace's open event stream, its last change kept", async () => {
+    const state = join(dir, 'sigterm.db')
+    const first = await start(state)
+    await first.call('POST', '/__mock/namespaces', { id: 'watched' })
+    const stream = await fetch(`${first.run.url}/ns/watched/__mock/stream`)
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    await first.call('POST', '/ns/watched/__mock/clock/advance', { seconds: 42 })
+    const asked = Date.now()
+    first.run.child.kill('SIGTERM')
+    expect((await first.run.exited).code).toBe(0)
+    // Well before the 3 s grace that cuts connections still open.
+    expect(Date.now() - asked).toBeLessThan(2500)
+    await stream.body?.cancel().catch(() => undefined)
+    const second = await start(state)
+    expect((await second.call('GET', '/ns/watched/__mock/clock')).body.data.offset_ms).toBe(42_000)
+    await kill9(second.run)
+  })
+
   it("keep a namespace's pending webhook retry through a SIGKILL, due on its own clock", async () => {
     const receiver = await startReceiver((n) => (n === 1 ? 500 : 200))
     try {

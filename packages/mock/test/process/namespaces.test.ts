@@ -153,6 +153,16 @@ describe('POST /__mock/namespaces', () => {
     expect(long.body.error!.fields).toEqual({ ttl_seconds: ['must be at most 2592000 (30 days)'] })
     expect((await create({ id: 'x'.repeat(64) })).body.error!.fields).toHaveProperty('id')
     expect((await create({ seed: 'demo' })).body.error!.fields).toEqual({ seed: ['must be an object'] })
+    // A seed nested past the body's depth limit is refused as a body, never a 500.
+    const deep = `{"seed":{"resellers":${'['.repeat(5000)}1${']'.repeat(5000)}}}`
+    const response = await fetch(`${cli.url}/__mock/namespaces`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: deep,
+    })
+    const nested = { status: response.status, body: (await response.json()) as Answer['body'] }
+    expect(nested.status).toBe(422)
+    expect(Object.keys(nested.body.error!.fields!)).toEqual(['body'])
     const notJson = await fetch(`${cli.url}/__mock/namespaces`, {
       method: 'POST',
       headers: JSON_TYPE,

@@ -105,6 +105,7 @@ export function hostMock(assembled: AssembledMock, settings: HostSettings): Host
     return inspector
   }
   if (!settings.lazyInspector) inspect()
+  let closed = false
   const extension: ServerExtension = {
     serve(req: IncomingMessage, res: ServerResponse, path: string) {
       if (!inspector && !isInspectorPath(path)) return false
@@ -118,6 +119,7 @@ export function hostMock(assembled: AssembledMock, settings: HostSettings): Host
       req.method === 'GET' && req.headers[INSPECTOR_READ_HEADER] !== undefined && path.startsWith('/__mock/'),
     close() {
       inspector?.close()
+      inspector = undefined
     },
   }
   return {
@@ -125,6 +127,8 @@ export function hostMock(assembled: AssembledMock, settings: HostSettings): Host
     answer,
     extension,
     close() {
+      if (closed) return
+      closed = true
       dispatcher.stop()
       clock.stop()
       stopLog?.()

@@ -61,7 +61,8 @@ function readCreation(call: Call) {
     if (!isApiError(error) || error.code !== 'validation_error' || !error.fields) throw error
     fields = { ...error.fields }
   }
-  const raw = parsedBody(call)
+  // A body that is no JSON object (or nests too deep) is refused as it is: its seed is not looked at.
+  const raw = Object.hasOwn(fields, 'body') ? undefined : parsedBody(call)
   const seed = typeof raw === 'object' && raw !== null ? (raw as { seed?: unknown }).seed : undefined
   if (seed !== undefined && seed !== null) {
     try {

@@ -180,6 +180,11 @@ export class NamespaceRegistry {
     return namespace
   }
 
+  /** Every namespace held now, oldest first, expired or not (nothing is deleted). */
+  held(): Namespace[] {
+    return [...this.#byId.values()]
+  }
+
   /** Every namespace, oldest first (expired ones deleted first). */
   list(): Namespace[] {
     this.sweep()

@@ -231,7 +231,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       ...root.extension,
       close() {
         root.extension.close()
-        hosted.close()
+        hosted.endStreams()
       },
     },
     createHostRouter(namespaces),
