@@ -66,7 +66,7 @@ export interface TransportConfig {
 export function refuseAuthorization(headers: object): void {
   for (const name of Object.keys(headers)) {
     if (name.toLowerCase() === 'authorization') {
-      throw new TypeError('Authorization is set from apiKey: do not pass it in headers')
+      throw new TypeError('the Authorization header is set from apiKey: do not pass it')
     }
   }
 }
