@@ -9,22 +9,13 @@ import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../errors.js'
 import type { SeedInput } from '../../seed/schema.js'
 import { DEFAULT_RANDOM_SEED } from '../../state/random.js'
+import type { NamespaceRecord } from '../state-file/namespaces.js'
 import type { HostedMock } from './hosted-mock.js'
+
+export type { NamespaceRecord } from '../state-file/namespaces.js'
 
 /** `--max-namespaces` when not given. */
 export const DEFAULT_MAX_NAMESPACES = 1000
-
-/** What a namespace is made from and kept as (the state file's record of it). */
-export interface NamespaceRecord {
-  id: string
-  label: string | null
-  ttlSeconds: number
-  createdAtMs: number
-  expiresAtMs: number
-  randomSeed: string | number
-  /** Its own seed as JSON; `null`: the server's seed. */
-  seedJson: string | null
-}
 
 /** A namespace the server serves. */
 export interface Namespace {

@@ -16,10 +16,10 @@ import type { StatementSync } from 'node:sqlite'
 import type { Clock } from '../../state/clock.js'
 import type { Store } from '../../state/store.js'
 import type { KeyOf, SerializedChange, StateDatabase, WholeState } from './database.js'
-import { keyOfStore, StateSync, type SyncTarget } from './sync.js'
+import { keyOfStore, StateSync, type SyncTarget, wholeStateOf } from './sync.js'
 
 /** What a namespace was made from, and its expiry, as the registry keeps them. */
-export interface NamespaceEntry {
+export interface NamespaceRecord {
   id: string
   label: string | null
   ttlSeconds: number
@@ -32,7 +32,7 @@ export interface NamespaceEntry {
 
 /** A namespace as the file keeps it: its entry and its state, rows parsed, for the store to check. */
 export interface SavedNamespace {
-  entry: NamespaceEntry
+  entry: NamespaceRecord
   counters: unknown
   last_micros: number
   clock_offset_ms: number
@@ -97,7 +97,7 @@ export class NamespaceFile {
       .prepare('SELECT id, record, expires_at, state FROM namespaces ORDER BY rowid')
       .all()) {
       const id = String(row.id)
-      const record = JSON.parse(String(row.record)) as Omit<NamespaceEntry, 'id' | 'expiresAtMs'>
+      const record = JSON.parse(String(row.record)) as Omit<NamespaceRecord, 'id' | 'expiresAtMs'>
       const state = JSON.parse(String(row.state)) as StoreState
       const tables: Record<string, unknown[]> = {}
       for (const { tbl, json } of rows.iterate(id)) {
@@ -114,13 +114,13 @@ export class NamespaceFile {
    * Writes a new namespace, its record and its whole state, as one transaction; then follows its
    * store's commits. Throws (and keeps nothing) when the write fails.
    */
-  created(entry: NamespaceEntry, store: Store, clock: Clock): void {
+  created(entry: NamespaceRecord, store: Store, clock: Clock): void {
     const target = new NamespaceTarget(this.#db, this.#sql, entry.id)
     const savedExpiry = entry.expiresAtMs + entry.ttlSeconds * 1000
     this.#db.transaction(() => {
       const { id, expiresAtMs: _, ...record } = entry
       this.#sql.insert.run(id, JSON.stringify(record), savedExpiry, '{}')
-      target.writeRows(wholeOf(store), keyOfStore(store))
+      target.writeRows(wholeStateOf(store), keyOfStore(store))
     })
     this.#follow(entry.id, target, store, clock, savedExpiry)
   }
@@ -146,7 +146,7 @@ export class NamespaceFile {
    * one a whole ttl further, so a namespace in use costs one write per ttl. A failed write is
    * tried again at the next request (the file's expiry still leads the one it had).
    */
-  renewed(entry: NamespaceEntry): void {
+  renewed(entry: NamespaceRecord): void {
     const open = this.#open.get(entry.id)
     if (!open || entry.expiresAtMs <= open.savedExpiry) return
     const ahead = entry.expiresAtMs + entry.ttlSeconds * 1000
@@ -185,16 +185,6 @@ export function hasTables(db: StateDatabase): boolean {
       .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'namespaces'")
       .get()?.n === 1
   )
-}
-
-function wholeOf(store: Store): WholeState {
-  const snapshot = store.snapshot({ copy: false })
-  return {
-    tables: snapshot.tables as Record<string, object[]>,
-    counters: snapshot.counters,
-    last_micros: snapshot.last_micros,
-    clock_offset_ms: snapshot.clock_offset_ms,
-  }
 }
 
 /** One namespace's part of the file, written as {@link StateSync} writes the root's. */
