@@ -125,6 +125,13 @@ export function captureServiceExamples(service: OpenApiDocument): Promise<Record
 
 /** The example answers of the control endpoints that have an example request (the others have a static one). */
 export function captureControlExamples(service: OpenApiDocument): Promise<Record<string, CapturedExample>> {
-  const ids = new Set(controlSpecs().flatMap((spec) => (spec.example ? [spec.operationId] : [])))
+  // The server's own endpoints (namespaces) keep their static examples: no in-process mock answers
+  // them; prism-check sends their example requests to the built server.
+  const serverOnly = serverOnlyOperationIds()
+  const ids = new Set(
+    controlSpecs().flatMap((spec) =>
+      spec.example && !serverOnly.has(spec.operationId) ? [spec.operationId] : [],
+    ),
+  )
   return captureExamples(servedDocument(service, {}), (request) => ids.has(request.operationId))
 }

@@ -288,6 +288,8 @@ export const controlTexts: ControlTexts = {
       description: '404 `namespace_not_found` for an id that was never made, was deleted or expired.',
       answer: { description: 'The namespace' },
       errors: { 404: ['namespace_not_found'] },
+      // The id the setup's answer names (made by the server: the root's reset keeps namespaces).
+      example: { setup: { operationId: 'mockCreateNamespace', params: { id: '/data/id' } } },
       staticExample: {
         success: true,
         data: {
@@ -308,6 +310,8 @@ export const controlTexts: ControlTexts = {
         '404 `namespace_not_found` from then on.',
       answer: { description: 'Deleted' },
       errors: { 404: ['namespace_not_found'] },
+      // The id the setup's answer names (made by the server: the root's reset keeps namespaces).
+      example: { setup: { operationId: 'mockCreateNamespace', params: { id: '/data/id' } } },
       staticExample: { success: true, data: { id: 'worker-3', deleted: true } },
     },
     clear: {
