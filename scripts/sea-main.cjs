@@ -51,7 +51,9 @@ if (isSea()) {
   sea.isSea = () => true
   sea.getAsset = (name, encoding) => {
     const bytes = readFileSync(assets[name])
-    return encoding ? bytes.toString(encoding) : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)
+    return encoding
+      ? bytes.toString(encoding)
+      : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)
   }
   process.argv = [process.argv[0], 'reseller-mock', ...args]
   process.on('exit', () => writeFileSync(cacheOut, script.createCachedData()))

@@ -144,7 +144,8 @@ export function readRecordedSeed(db: () => DatabaseSync): RecordedSeed | undefin
       .get(...values)?.v
   const digest = select('value', SEED_DIGEST) as string | undefined
   // A file without a digest: the text itself is compared, in the file.
-  const isDemo = digest === undefined ? select("value = 'null'", 'seed') : digest === seedDigest('null') ? 1 : 0
+  const isDemo =
+    digest === undefined ? select("value = 'null'", 'seed') : digest === seedDigest('null') ? 1 : 0
   if (isDemo === undefined) return undefined
   let json: string | undefined
   return {
