@@ -2,7 +2,8 @@
  * What the server's start loads: neither msw nor @msw/data, whose evaluation was a third of the
  * time to the ready line (docs/spec-decisions.md). The standalone server serves no MSW handlers
  * and no `mock.db`; a resolve hook of the built CLI's process names every package it loads.
- * And the npm CLI fills Node's compile cache, which later starts read instead of compiling.
+ * Nor node:crypto and node:fs/promises, which a start on the demo seed does not use. And the npm
+ * CLI fills Node's compile cache, which later starts read instead of compiling.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -29,6 +30,26 @@ describe('reseller-mock (the server) at start', () => {
     run.child.kill('SIGTERM')
     expect(await run.exited).toEqual({ code: 0, signal: null })
     expect(run.stderr()).not.toMatch(/^loads /m)
+  })
+
+  it('loads neither node:crypto nor node:fs/promises before its ready line', async () => {
+    assertBuilt()
+    // At the ready line: which of the two the process has loaded, on stderr.
+    const hook = `data:text/javascript,${encodeURIComponent(`
+      const write = process.stdout.write.bind(process.stdout)
+      process.stdout.write = (chunk, ...rest) => {
+        if (String(chunk).includes('Press Ctrl+C')) {
+          const loaded = ['NativeModule crypto', 'NativeModule fs/promises'].filter((m) => process.moduleLoadList.includes(m))
+          process.stderr.write('loaded: ' + loaded.join(', ') + '.\\n')
+        }
+        return write(chunk, ...rest)
+      }
+    `)}`
+    const run = spawnProcess(process.execPath, ['--import', hook, CLI, '--port', '0', '--quiet'])
+    await waitForLine(run, /press Ctrl\+C to stop\.$/i)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toEqual({ code: 0, signal: null })
+    expect(run.stderr()).toMatch(/^loaded: \.$/m)
   })
 
   it("fills Node's compile cache, in its default directory (under the temporary directory)", async () => {
