@@ -5,8 +5,9 @@
 //
 // 1. esbuild bundles packages/mock/src/cli.ts, the npm CLI's own entry, into ONE CommonJS file (a SEA
 //    of Node 24 runs a CommonJS main only); the subcommands' dynamic imports are bundled with it.
-// 2. The inspector's built script and style (packages/mock/dist/inspector/) become SEA assets,
-//    read with `node:sea`'s getAsset: the binary reads nothing beside itself at run time.
+// 2. The inspector's built script and style (packages/mock/dist/inspector/) and the demo seed
+//    prepared at build time (dist/demo-seed.json) become SEA assets, read with `node:sea`'s
+//    getAsset: the binary reads nothing beside itself at run time.
 // 3. The bundle is an asset too, run by scripts/sea-main.cjs (the SEA's main) with V8's code cache
 //    of a start: training runs of that main under the workspace's Node, `trigger --forward-to` then
 //    the server's start on the demo seed, write the cache, so it holds every function those run
@@ -50,13 +51,19 @@ const require = createRequire(import.meta.url)
 const ASSETS = {
   'inspector/app.js': join(mockDir, 'dist/inspector/app.js'),
   'inspector/app.css': join(mockDir, 'dist/inspector/app.css'),
+  // The demo seed prepared at build time: server/seed/prebuilt.ts reads it.
+  'demo-seed.json': join(mockDir, 'dist/demo-seed.json'),
 }
 
 /**
- * esbuild warnings the build accepts, by file: everything else fails it. server/inspector/page.ts keeps
- * `import.meta.url` for the npm package's files, behind a `node:sea` branch that the binary takes.
+ * esbuild warnings the build accepts, by file: everything else fails it. server/inspector/page.ts and
+ * server/seed/prebuilt.ts keep `import.meta.url` for the npm package's files, behind a `node:sea`
+ * branch that the binary takes.
  */
-const ACCEPTED_WARNINGS = [{ id: 'empty-import-meta', file: 'packages/mock/src/server/inspector/page.ts' }]
+const ACCEPTED_WARNINGS = [
+  { id: 'empty-import-meta', file: 'packages/mock/src/server/inspector/page.ts' },
+  { id: 'empty-import-meta', file: 'packages/mock/src/server/seed/prebuilt.ts' },
+]
 
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
@@ -213,7 +220,6 @@ try {
   const seaMain = join(work, 'sea-main.cjs')
   copyFileSync(join(root, 'scripts/sea-main.cjs'), seaMain)
   const cache = join(work, 'reseller-mock.cjs.cache')
-  await trainCodeCache(seaMain, main, cache)
   const blob = join(work, 'sea.blob')
   const config = {
     main: 'sea-main.cjs',
@@ -221,7 +227,9 @@ try {
     disableExperimentalSEAWarning: true,
     assets: { ...ASSETS, 'reseller-mock.cjs': main, 'reseller-mock.cjs.cache': cache },
   }
+  // Before the training runs: they read the other assets from it (sea-main.cjs).
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
+  await trainCodeCache(seaMain, main, cache)
   execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
     cwd: work,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -255,7 +263,7 @@ try {
   console.log(
     `${relative(root, binary)}: ${mib(statSync(binary).size)}, Node ${nodeVersion} ` +
       `(${process.platform}-${process.arch}), ${inputs} modules bundled (${mib(statSync(main).size)}), ` +
-      `code cache of a start ${mib(statSync(cache).size)}, ${Object.keys(ASSETS).length} inspector assets`,
+      `code cache of a start ${mib(statSync(cache).size)}, ${Object.keys(ASSETS).length} assets`,
   )
   if (process.env.BUILD_BINARY_NO_TIMING === undefined) {
     const runs = 7

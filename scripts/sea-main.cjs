@@ -11,6 +11,7 @@
 // scripts/build-binary.mjs).
 const { readFileSync, writeFileSync } = require('node:fs')
 const { getAsset, isSea } = require('node:sea')
+const { join } = require('node:path')
 const vm = require('node:vm')
 
 /** The name stack traces show: `reseller-mock.cjs:LINE:COLUMN`. */
@@ -42,6 +43,18 @@ if (isSea()) {
     cacheIn === '-' ? undefined : readFileSync(cacheIn),
   )
   if (script.cachedDataRejected) throw new Error(`${cacheIn}: V8 refused this cache`)
+  // The binary's assets (sea-config.json beside this file, written before the training runs), read
+  // as the binary reads them: the run takes the binary's way (the demo seed prepared at build time,
+  // not prepared at start), and the cache holds the code of that way.
+  const { assets } = JSON.parse(readFileSync(join(__dirname, 'sea-config.json'), 'utf8'))
+  const sea = require('node:sea')
+  sea.isSea = () => true
+  sea.getAsset = (name, encoding) => {
+    const bytes = readFileSync(assets[name])
+    return encoding
+      ? bytes.toString(encoding)
+      : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)
+  }
   process.argv = [process.argv[0], 'reseller-mock', ...args]
   process.on('exit', () => writeFileSync(cacheOut, script.createCachedData()))
   const write = process.stdout.write.bind(process.stdout)

@@ -6,6 +6,7 @@
  * loads the others. Any other first argument is a usage error (exit 2). Each command module exports
  * `run(argv)`, resolving to the process's exit code (docs/running-the-mock.md lists them all).
  */
+import nodeModule from 'node:module'
 import { reportFailure, UsageError } from './cli/errors.js'
 
 type CommandModule = { run(argv: string[]): Promise<number> }
@@ -22,6 +23,11 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Node's compile cache on disk (its default directory, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE
+  // turns it off) for the modules loaded below: compiling them was a fifth of a start of the npm CLI,
+  // and later starts read them instead. The single executable carries its own code cache
+  // (scripts/build-binary.mjs). Optional: a runtime without it (Bun, Deno) starts as before.
+  if (!process.getBuiltinModule('node:sea')?.isSea()) nodeModule.enableCompileCache?.()
   const [name, ...rest] = argv
   if (name === undefined || name.startsWith('-')) {
     const { serve } = await import('./cli/serve.js')

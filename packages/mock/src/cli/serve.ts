@@ -10,7 +10,6 @@
  * a usage error (an unknown flag, a flag's bad value).
  */
 import { existsSync, statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 // Inlined by the bundler: --version reads no file beside the code (the single executable has none).
@@ -224,7 +223,8 @@ function parseFlags(argv: string[]): Flags {
 async function readSeedFile(path: string): Promise<{ bytes: Uint8Array; parse: (text: string) => never }> {
   let bytes: Uint8Array
   try {
-    bytes = await readFile(path)
+    // node:fs/promises loads only for a seed file: a start on the demo seed reads none.
+    bytes = await process.getBuiltinModule('node:fs/promises').readFile(path)
   } catch (error) {
     throw new StartError(`seed file ${path} ${fileProblem(error)}`)
   }
@@ -272,7 +272,12 @@ export async function serve(argv: string[]): Promise<void> {
   let standalone: Standalone
   try {
     // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
-    const { startStandalone } = await import('../server/host/standalone.js')
+    const [{ startStandalone }, { usePrebuiltDemoSeed }] = await Promise.all([
+      import('../server/host/standalone.js'),
+      import('../server/seed/prebuilt.js'),
+    ])
+    // The demo seed as the build prepared it: a start on it skips parsing and validating it.
+    if (seedFile === undefined) usePrebuiltDemoSeed()
     if (signals.requested) signals.stopNow()
     standalone = await startStandalone({
       seedFile,

@@ -90,6 +90,19 @@ export function prepareSeed(input: unknown, randomSeed: string | number = DEFAUL
   return prepared
 }
 
+/**
+ * Takes `prepared`, a preparation of `input` under `randomSeed` made ahead of time (the build writes
+ * the demo seed's: server/seed/prebuilt.ts), as if {@link prepareSeed} had just made it: the
+ * standalone server then starts without parsing and validating its seed (most of its start's own
+ * work). The caller vouches that it is `prepareSeed(input, randomSeed)` of the same sources.
+ */
+export function adoptPreparedSeed(input: object, randomSeed: string | number, prepared: PreparedSeed): void {
+  const json = jsonOf(input)
+  if (json === undefined) return
+  const entry = { json, byRandomSeed: new Map([[String(randomSeed), deepFreeze(prepared)]]) }
+  cache.set(input, entry)
+}
+
 /** Fills `store` with a fresh copy of the prepared seed, clock-given timestamps starting at `startMicros`. */
 export function loadSeed(store: Store, prepared: PreparedSeed, startMicros: number): void {
   const { templates } = prepared

@@ -4,7 +4,6 @@
  * not parse each row with its schema again), and the recorded seed, read in the file when needed.
  * See `docs/running-the-mock.md`, "State file".
  */
-import { createHash } from 'node:crypto'
 import type { DatabaseSync } from 'node:sqlite'
 import { StateFileError } from './path.js'
 
@@ -116,10 +115,9 @@ export const SEED_DIGEST = 'recorded_seed_sha256'
 
 /** SHA-256 (hex) of a seed's text, or of a seed file's bytes (the same for UTF-8 text). */
 export function seedDigest(text: string | Uint8Array): string {
-  return createHash('sha256').update(text).digest('hex')
+  // node:crypto loads on first use: loading it was a tenth of a start on the demo seed, which hashes nothing.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex')
 }
-
-const DEMO_DIGEST = seedDigest('null')
 
 /**
  * The seed a state file recorded, as JSON (`null`: the built-in demo seed). Large seeds are common
@@ -146,7 +144,8 @@ export function readRecordedSeed(db: () => DatabaseSync): RecordedSeed | undefin
       .get(...values)?.v
   const digest = select('value', SEED_DIGEST) as string | undefined
   // A file without a digest: the text itself is compared, in the file.
-  const isDemo = digest === undefined ? select("value = 'null'", 'seed') : digest === DEMO_DIGEST ? 1 : 0
+  const isDemo =
+    digest === undefined ? select("value = 'null'", 'seed') : digest === seedDigest('null') ? 1 : 0
   if (isDemo === undefined) return undefined
   let json: string | undefined
   return {
