@@ -9,7 +9,8 @@
 // scripts/build-image.mjs) and compares. Exit 1 on any difference, naming it.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -57,11 +58,25 @@ for (const entry of readdirSync(layout, { recursive: true, withFileTypes: true }
     problems.push(`${relative(root, path)} is mode ${mode.toString(8)}: other users cannot read it`)
 }
 if (process.getuid?.() === 0) {
+  // The layout as another user finds it, in a folder any user reaches: the checkout itself may sit
+  // below a private folder (mktemp -d makes them 0700), which says nothing of the layout's modes.
+  // cp -p keeps each file's mode, which is what is checked.
+  const shared = mkdtempSync(join(tmpdir(), 'reseller-mock-layout-'))
+  chmodSync(shared, 0o755)
+  execFileSync('cp', ['-rp', layout, join(shared, 'layout')])
   const inspect = spawnSync(
     'setpriv',
-    ['--reuid=65534', '--regid=65534', '--clear-groups', 'skopeo', 'inspect', `oci:${layout}:latest`],
+    [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      'skopeo',
+      'inspect',
+      `oci:${join(shared, 'layout')}:latest`,
+    ],
     { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/tmp' } },
   )
+  rmSync(shared, { recursive: true, force: true })
   if (inspect.status !== 0) problems.push(`skopeo inspect as nobody failed: ${inspect.stderr.trim()}`)
 }
 
