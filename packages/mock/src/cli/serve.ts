@@ -15,10 +15,11 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 // Inlined by the bundler: --version reads no file beside the code (the single executable has none).
 import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_JOURNAL_LIMIT } from '../journal/journal.js'
-import { DEFAULT_MAX_NAMESPACES } from '../server/host/namespaces.js'
+import { DEFAULT_MAX_NAMESPACES } from '../server/host/namespace-limits.js'
 import type { KeyInfo, Standalone } from '../server/host/standalone.js'
 import { normalizeOrigin } from '../server/http/cors.js'
-import { boundHostName, hostName, isLoopbackHost } from '../server/http/guard.js'
+import type { EarlyServer } from '../server/http/early.js'
+import { boundHostName, hostName, isLoopbackHost } from '../server/http/host-names.js'
 import { StateFileError } from '../server/state-file/path.js'
 import { flagsFromEnvironment } from './env-flags.js'
 import { StartError, UsageError } from './errors.js'
@@ -252,6 +253,18 @@ function keyTable(keys: KeyInfo[]): string {
   return [line(header), ...rows.map(line)].join('\n')
 }
 
+/** The ready line (`reseller-mock listening on URL`), after a warning when others can reach the server. */
+function announce(url: string, host: string): void {
+  // Only this machine reaches a loopback host: the key-less control endpoints stay private.
+  const boundName = boundHostName(host)
+  if (boundName === null || !isLoopbackHost(boundName)) {
+    process.stderr.write(
+      `reseller-mock: warning: listening on ${host}, not a loopback address: the /__mock/ control endpoints need no key and expose every API key and secret (GET /__mock/state) and can reset or change the state; bind 127.0.0.1 unless every machine that can reach this address is trusted\n`,
+    )
+  }
+  process.stdout.write(`reseller-mock listening on ${url}\n`)
+}
+
 /** Runs the server until SIGINT or SIGTERM; rejects with a {@link UsageError} or {@link StartError} when it cannot start. */
 export async function serve(argv: string[]): Promise<void> {
   // `npm start -- --insecure-webhooks` habits: pnpm passes the `--` on to the script's command.
@@ -270,7 +283,16 @@ export async function serve(argv: string[]): Promise<void> {
   const seedFile = flags.seed === undefined ? undefined : await readSeedFile(flags.seed)
 
   let standalone: Standalone
+  let early: EarlyServer | undefined
   try {
+    // The demo seed in memory: once the port is bound nothing can refuse the start, so the ready
+    // line comes first and the mock is made after it; requests that come meanwhile wait for it
+    // (server/http/early.ts). A seed or state file is checked before the ready line, as before.
+    if (seedFile === undefined && flags.state === undefined) {
+      const { listenEarly } = await import('../server/http/early.js')
+      early = await listenEarly(flags.host, flags.port)
+      announce(early.url, flags.host)
+    }
     // Loaded once the flags are known good: --help, --version and a refused flag answer without it.
     const [{ startStandalone }, { usePrebuiltDemoSeed }] = await Promise.all([
       import('../server/host/standalone.js'),
@@ -292,6 +314,7 @@ export async function serve(argv: string[]): Promise<void> {
       allowedOrigins: flags.allowedOrigins,
       log: flags.quiet ? undefined : out,
       warn: (line) => process.stderr.write(`${line}\n`),
+      server: early,
     })
   } catch (error) {
     // A seed or state file, a host or port: what the flags name cannot be used (exit 1, not 2).
@@ -314,14 +337,7 @@ export async function serve(argv: string[]): Promise<void> {
   if (signals.requested) return
 
   const { url } = standalone
-  // Only this machine reaches a loopback host: the key-less control endpoints stay private.
-  const boundName = boundHostName(flags.host)
-  if (boundName === null || !isLoopbackHost(boundName)) {
-    process.stderr.write(
-      `reseller-mock: warning: listening on ${flags.host}, not a loopback address: the /__mock/ control endpoints need no key and expose every API key and secret (GET /__mock/state) and can reset or change the state; bind 127.0.0.1 unless every machine that can reach this address is trusted\n`,
-    )
-  }
-  out(`reseller-mock listening on ${url}`)
+  if (!early) announce(url, flags.host)
   out(`  API       ${url}/api/v1   (SDK baseUrl: ${url})`)
   out(`  inspector ${url}/__mock/   (open it in a browser; control endpoints below it)`)
   out(

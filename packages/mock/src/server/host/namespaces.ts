@@ -13,8 +13,7 @@ import type { HostedMock } from './hosted-mock.js'
 
 export type { NamespaceRecord } from '../state-file/namespaces.js'
 
-/** `--max-namespaces` when not given. */
-export const DEFAULT_MAX_NAMESPACES = 1000
+export { DEFAULT_MAX_NAMESPACES } from './namespace-limits.js'
 
 /** A namespace the server serves. */
 export interface Namespace {

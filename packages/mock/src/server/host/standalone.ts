@@ -5,7 +5,8 @@
 import type { MockContext } from '../../context.js'
 import { type AssembledMock, assembleMock, type MockApi } from '../../mock-api.js'
 import type { SeedInput } from '../../seed/schema.js'
-import { isLoopbackBind } from '../http/guard.js'
+import type { EarlyServer } from '../http/early.js'
+import { isLoopbackBind } from '../http/host-names.js'
 import { listen } from '../http/listen.js'
 import { type SavedState, StateDatabase } from '../state-file/database.js'
 import { identifyStateFile } from '../state-file/identity.js'
@@ -59,6 +60,11 @@ export interface StandaloneOptions {
   maxNamespaces?: number
   /** Real time as namespaces expire by it (default `Date.now`): tests move it instead of waiting. */
   namespaceClock?: () => number
+  /**
+   * A server listening already on `host:port` (`listenEarly`), served instead of binding: the CLI
+   * prints its ready line before the mock is made. Closed when the start fails.
+   */
+  server?: EarlyServer
 }
 
 /** A running standalone mock. */
@@ -180,6 +186,16 @@ function prepareMock(options: StandaloneOptions, opened: OpenedState | undefined
 
 /** Starts a standalone mock. Rejects with a readable error on a bad seed, a bad state file or a busy port. */
 export async function startStandalone(options: StandaloneOptions = {}): Promise<Standalone> {
+  try {
+    return await start(options)
+  } catch (error) {
+    // A start that fails serves nothing: a server bound for it closes too.
+    await options.server?.close()
+    throw error
+  }
+}
+
+async function start(options: StandaloneOptions): Promise<Standalone> {
   const warn = options.warn ?? ((line: string) => console.error(line))
   const opened = options.statePath === undefined ? undefined : openState(options.statePath)
   const { mock, context, answer, choice, sync } = prepareMock(options, opened)
@@ -235,6 +251,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       },
     },
     createHostRouter(namespaces),
+    options.server,
   ).catch((error: unknown) => {
     // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
     // nobody gets the store, so its unread tables stay unread), and no file it created.

@@ -1,6 +1,6 @@
 /** Binds a node:http server and hands back the {@link RunningServer} that closes it. */
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, BoundSocket } from 'node:net'
 import type { RunningServer } from './options.js'
 
 /** How long {@link RunningServer.close} lets in-flight requests finish before cutting their sockets. */
@@ -27,8 +27,15 @@ export function bind(
         reject(error)
       }
     }
+    let socket: BoundSocket | undefined
+    try {
+      socket = boundSocket(host, port)
+    } catch (error) {
+      onError(error as NodeJS.ErrnoException)
+      return
+    }
     server.once('error', onError)
-    server.listen(port, host, () => {
+    const listening = () => {
       server.off('error', onError)
       const { port: bound } = server.address() as AddressInfo
       const shownHost = host.includes(':') ? `[${host}]` : host
@@ -50,6 +57,20 @@ export function bind(
           return closing
         },
       })
-    })
+    }
+    if (socket) server.listen(socket, listening)
+    else server.listen(port, host, listening)
   })
+}
+
+/**
+ * `host:port` bound at once when `host` is an IP address and the runtime has `net.BoundSocket`
+ * (Node 24.19+), else `undefined`: `listen(port, host)` looks every host up with `dns.lookup`,
+ * even `127.0.0.1`, and then tests the address with Node's IPv6 regular expression, whose first
+ * use compiles it: about 3 ms of a start (docs/spec-decisions.md). Errors (a taken port) throw here.
+ */
+function boundSocket(host: string, port: number): BoundSocket | undefined {
+  const net = process.getBuiltinModule('node:net')
+  if (typeof net.BoundSocket !== 'function' || net.isIP(host) === 0) return undefined
+  return new net.BoundSocket({ host, port })
 }

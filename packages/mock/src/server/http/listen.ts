@@ -3,9 +3,9 @@ import { redactQuery } from '../../journal/redact.js'
 import { API_PREFIX, isPromise } from '../../routing/core.js'
 import type { CoreHandler, MockResponse } from '../../routing/types.js'
 import { bind } from './bind.js'
-import { http } from './builtins.js'
 import { answerClientError } from './client-error.js'
 import { createCors, parseAllowedOrigins } from './cors.js'
+import { createHttpServer, type EarlyServer, type listenEarly } from './early.js'
 import { createGuard, readTarget } from './guard.js'
 import { errorAnswer, NodeRequest, readBody, send } from './http-io.js'
 import type { ListenOptions, RunningServer } from './options.js'
@@ -121,12 +121,15 @@ function answer(
  * Serves a {@link CoreHandler} over `node:http`. The request is handed to the handler as plain
  * values built straight from the `IncomingMessage` (no WHATWG `Request`/`Response` on the hot
  * path), connections are kept alive, and every answer carries an exact `Content-Length`.
+ * `early`: a server bound already ({@link listenEarly}) to serve instead of binding `options.host`
+ * and `options.port` (which must be the same).
  */
 export function listen(
   rootHandle: CoreHandler,
   options: ListenOptions = {},
   rootExtension?: ServerExtension,
   router?: HostRouter,
+  early?: EarlyServer,
 ): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   const answerOptions = { ...options, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY }
@@ -144,8 +147,7 @@ export function listen(
     return Promise.reject(error)
   }
 
-  // No `requireHostHeader`: the guard answers a Host-less HTTP/1.1 request with the envelope itself.
-  const server = http.createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // Absolute-form targets (`GET http://host/path`) are legal HTTP/1.1: their path is served, their
     // authority judged like Host.
     const target = readTarget(req.url ?? '/')
@@ -217,8 +219,12 @@ export function listen(
         )
       }
     })
-  })
+  }
 
+  // A server bound already (the CLI's early ready line) serves from now on, its waiting requests first.
+  if (early) return Promise.resolve(early.adopt(onRequest, answerClientError, () => rootExtension?.close()))
+  const server = createHttpServer()
+  server.on('request', onRequest)
   server.on('clientError', answerClientError)
 
   return bind(server, host, options.port ?? 0, () => rootExtension?.close()).catch((error: unknown) => {
