@@ -101,6 +101,17 @@ describe('api.request', () => {
     add('an encoded dot-dot', () => api.request('GET', '/%2e%2e/%2E%2E/x'), 'path must stay below /api/v1')
     add('a backslash climb', () => api.request('GET', '/..\\..\\x'), 'path must stay below /api/v1')
     add('a fragment', () => api.request('GET', '/x#frag'), 'without "#"')
+    // ky sends a method it is not given as a GET: a HEAD or a typo would read instead of writing.
+    add(
+      'a method the API has not',
+      () => api.request('HEAD' as never, '/x'),
+      'method must be GET, POST, PUT, PATCH or DELETE',
+    )
+    add(
+      'a misspelt method',
+      () => api.request('DELET' as never, '/x'),
+      'method must be GET, POST, PUT, PATCH or DELETE',
+    )
     // fetch's and JSON's own refusals, before anything is sent.
     add('a body with GET', () => api.request('GET', '/x', { body: { a: 1 } }), 'GET')
     add('a body JSON cannot carry', () => api.request('POST', '/x', { body: { n: 1n } }), 'BigInt')

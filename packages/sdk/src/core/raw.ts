@@ -30,9 +30,10 @@ function fail(message: string): never {
 }
 
 /**
- * Checks the arguments of `api.request` and builds its request below `apiUrl` (`…/api/v1`). A
- * method `fetch` does not take, a body with GET, or one JSON cannot write, is refused by `fetch` and
- * `JSON.stringify` themselves, with their own `TypeError`, before anything is sent.
+ * Checks the arguments of `api.request` and builds its request below `apiUrl` (`…/api/v1`). A method
+ * other than the API's five is refused here (ky would send a method it is not given as a GET); a
+ * body with GET, or one JSON cannot write, is refused by `fetch` and `JSON.stringify` themselves,
+ * with their own `TypeError`, before anything is sent.
  */
 export function prepareRaw(
   method: unknown,
@@ -41,6 +42,7 @@ export function prepareRaw(
   apiUrl: string,
 ): Prepared {
   const verb = String(method).toUpperCase() as HttpMethod
+  if (!/^(GET|POST|PUT|PATCH|DELETE)$/.test(verb)) fail('method must be GET, POST, PUT, PATCH or DELETE')
   if (typeof path !== 'string' || path[0] !== '/') fail('path must start with "/" (below /api/v1)')
   const api = new URL(apiUrl)
   const url = new URL(apiUrl + path)

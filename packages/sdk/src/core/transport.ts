@@ -120,7 +120,8 @@ export class Transport {
     this.#config = config
     this.#hooks = config.hooks
     this.#debug = config.logger !== undefined && logs(config.logLevel, 'debug')
-    this.#traced = this.#debug || config.hooks !== undefined
+    this.#traced =
+      this.#debug || config.hooks?.onRequest !== undefined || config.hooks?.onResponse !== undefined
     this.#unknowns = new UnknownReports(logs(config.logLevel, 'warn') ? config.logger : undefined)
     this.#headers = Object.entries(config.headers)
     this.#http = ky.create({
@@ -283,7 +284,10 @@ export class Transport {
    */
   #beforeAttempt({ method, url }: Prepared, attempt: number, options: RequestOptions | undefined): number {
     if (this.#debug) {
-      const headers = redactHeaders(new Headers({ ...this.#config.headers, ...options?.headers }))
+      // As the request carries them: a call's header replaces the client's of the same name, in any case.
+      const merged = new Headers(this.#config.headers)
+      for (const [name, value] of Object.entries(options?.headers ?? {})) merged.set(name, value)
+      const headers = redactHeaders(merged)
       this.log('debug', `reseller-api: → ${method} ${url}`, { attempt, headers })
     }
     this.#hook('onRequest', { method, url, attempt })
@@ -313,15 +317,15 @@ export class Transport {
    */
   #hook(name: keyof RequestHooks, info: ResponseHookInfo | RequestHookInfo): void {
     const hooks = this.#hooks
-    if (!hooks) return
+    const hook = hooks?.[name] as ((info: unknown) => unknown) | undefined
+    if (!hook) return
     const failed = (error: unknown) =>
       this.log('error', `reseller-api: the ${name} hook failed: ${error}`, { error })
     try {
+      const result = hook.call(hooks, info)
       // A promise (or thenable) it returns is watched for a rejection, never awaited.
-      Promise.resolve((hooks[name] as ((info: unknown) => unknown) | undefined)?.call(hooks, info)).then(
-        undefined,
-        failed,
-      )
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+        Promise.resolve(result).then(undefined, failed)
     } catch (error) {
       failed(error)
     }

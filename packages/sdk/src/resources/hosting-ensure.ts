@@ -8,7 +8,7 @@
  */
 import type { HostingCreated, WhmAccount } from '../answers.js'
 import { ConnectionError, DomainTakenError } from '../core/errors.js'
-import { retryDelay, sleep } from '../core/retry.js'
+import { backoffDelay, sleep } from '../core/retry.js'
 import type { RequestOptions, Transport } from '../core/transport.js'
 import { hosting } from '../operations/hosting.js'
 import { whm } from '../operations/whm.js'
@@ -81,7 +81,7 @@ export async function ensureHosting(
       if (taken || !(error instanceof ConnectionError)) throw error
       if (account) throw takenBy(account, error)
       if (send >= ENSURE_MAX_SENDS) throw error
-      await sleep(retryDelay(send - 1, undefined) as number, options?.signal)
+      await sleep(backoffDelay(send - 1), options?.signal)
     }
   }
 }
