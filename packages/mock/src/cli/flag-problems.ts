@@ -12,7 +12,7 @@ type ParseArgsCode =
   | 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
 
 /** Optimal string alignment distance: edits, a swap of two neighbours counted as one (`prot` → `port`). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
     i,
     ...Array<number>(b.length).fill(0),

@@ -96,8 +96,12 @@ export function prepareSeed(input: unknown, randomSeed: string | number = DEFAUL
  * standalone server then starts without parsing and validating its seed (most of its start's own
  * work). The caller vouches that it is `prepareSeed(input, randomSeed)` of the same sources.
  */
-export function adoptPreparedSeed(input: object, randomSeed: string | number, prepared: PreparedSeed): void {
-  const json = jsonOf(input)
+export function adoptPreparedSeed(
+  input: object,
+  randomSeed: string | number,
+  prepared: PreparedSeed,
+  json: string | undefined = jsonOf(input),
+): void {
   if (json === undefined) return
   const entry = { json, byRandomSeed: new Map([[String(randomSeed), deepFreeze(prepared)]]) }
   cache.set(input, entry)

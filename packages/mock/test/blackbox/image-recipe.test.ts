@@ -48,33 +48,33 @@ afterEach(() => {
 })
 
 describe.runIf(image !== undefined)('image: the guide’s umoci + runc recipe', () => {
-  test.runIf(image?.runner === 'runc')(
-    'serves on the loopback port, keeps its state in the folder, and stops with Ctrl+C, exit 0',
-    async () => {
-      const port = await freePort()
-      const script = recipe().replace(/^port=4010\b/m, `port=${port}`)
-      expect(script).toContain(`port=${port}`)
-      const dir = mkdtempSync(join(tmpdir(), 'reseller-mock-blackbox-recipe-'))
-      folders.push(dir)
-      containers.push(`reseller-mock-${port}`)
-      mkdirSync(join(dir, 'packages/mock'), { recursive: true })
-      symlinkSync(IMAGE_LAYOUT, join(dir, 'packages/mock/dist-image'))
-      // A process group of its own, as a terminal's job: Ctrl+C is SIGINT to the whole group.
-      const run = spawnProcess('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, detached: true })
-      const [, url] = await waitForLine(run, /listening on (http:\/\/\S+)$/, 60_000)
-      expect(url).toBe(`http://127.0.0.1:${port}`)
+  test('serves on the loopback port, keeps its state in the folder, and stops with Ctrl+C, exit 0', async (ctx) => {
+    // Said, not silent: without runc the suite runs the image by chroot, and the recipe is unverified.
+    if (image?.runner !== 'runc')
+      ctx.skip(`runc cannot run containers here (runner: ${image?.runner}): recipe unverified`)
+    const port = await freePort()
+    const script = recipe().replace(/^port=4010\b/m, `port=${port}`)
+    expect(script).toContain(`port=${port}`)
+    const dir = mkdtempSync(join(tmpdir(), 'reseller-mock-blackbox-recipe-'))
+    folders.push(dir)
+    containers.push(`reseller-mock-${port}`)
+    mkdirSync(join(dir, 'packages/mock'), { recursive: true })
+    symlinkSync(IMAGE_LAYOUT, join(dir, 'packages/mock/dist-image'))
+    // A process group of its own, as a terminal's job: Ctrl+C is SIGINT to the whole group.
+    const run = spawnProcess('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, detached: true })
+    const [, url] = await waitForLine(run, /listening on (http:\/\/\S+)$/, 60_000)
+    expect(url).toBe(`http://127.0.0.1:${port}`)
 
-      const answer = await fetch(`${url}/api/v1/support/tickets`, {
-        headers: { authorization: 'Bearer svc_live_acme_full' },
-      })
-      expect(answer.status).toBe(200)
-      const state = statSync(join(dir, 'mock-data/state.db'))
-      expect(state.uid).toBe(IMAGE_USER)
+    const answer = await fetch(`${url}/api/v1/support/tickets`, {
+      headers: { authorization: 'Bearer svc_live_acme_full' },
+    })
+    expect(answer.status).toBe(200)
+    const state = statSync(join(dir, 'mock-data/state.db'))
+    expect(state.uid).toBe(IMAGE_USER)
 
-      await waitForLine(run, /press Ctrl\+C to stop\.$/i)
-      process.kill(-run.child.pid!, 'SIGINT')
-      expect(await run.exited).toEqual({ code: 0, signal: null })
-      expect(run.stdout.join('\n')).toMatch(/reseller-mock stopped \(SIGINT\)/)
-    },
-  )
+    await waitForLine(run, /press Ctrl\+C to stop\.$/i)
+    process.kill(-run.child.pid!, 'SIGINT')
+    expect(await run.exited).toEqual({ code: 0, signal: null })
+    expect(run.stdout.join('\n')).toMatch(/reseller-mock stopped \(SIGINT\)/)
+  })
 })

@@ -13,7 +13,7 @@ import type { Store } from '../../state/store.js'
 import type { ServerExtension } from '../http/listen.js'
 import { publicFetch } from '../http/public-fetch.js'
 import { logDeliveries } from '../inspector/delivery-log.js'
-import { createInspector, INSPECTOR_READ_HEADER, STREAM_PATH } from '../inspector/extension.js'
+import { createInspector, isInspectorRead, STREAM_PATH } from '../inspector/extension.js'
 
 /** An API key of a mock, as the CLI prints it (and `POST /__mock/namespaces` answers it). */
 export interface KeyInfo {
@@ -115,8 +115,7 @@ export function hostMock(assembled: AssembledMock, settings: HostSettings): Host
       inspector?.answered(method, path)
     },
     // The inspector page's own reads, as the inspector tells them (without making one).
-    quiet: (req, path) =>
-      req.method === 'GET' && req.headers[INSPECTOR_READ_HEADER] !== undefined && path.startsWith('/__mock/'),
+    quiet: isInspectorRead,
     close() {
       inspector?.close()
       inspector = undefined

@@ -20,7 +20,7 @@ import { type Namespace, type NamespaceRegistry, namespaceNotFound } from './nam
 const NAMESPACES_PATH = control.namespaces.list.path
 
 /** Whether a root request is one of the namespace endpoints'. */
-export function isNamespacesPath(path: string): boolean {
+function isNamespacesPath(path: string): boolean {
   return (
     path.startsWith(NAMESPACES_PATH) &&
     (path.length === NAMESPACES_PATH.length || path[NAMESPACES_PATH.length] === '/')

@@ -29,6 +29,16 @@ const WATCH_MS = 300
  */
 export const INSPECTOR_READ_HEADER = 'x-reseller-mock-inspector'
 
+/**
+ * Whether a request is one of the inspector page's own reads (a GET of a control endpoint with its
+ * header): the request log stays quiet about them. An API request is never the page's.
+ */
+export function isInspectorRead(req: IncomingMessage, path: string): boolean {
+  return (
+    req.method === 'GET' && req.headers[INSPECTOR_READ_HEADER] !== undefined && path.startsWith('/__mock/')
+  )
+}
+
 /** The counters a `change` event carries: one per part of the page. */
 export interface ChangeCounters {
   /** The store's version: state, tickets, webhooks, deliveries. */
@@ -127,9 +137,7 @@ export function createInspector(
       }
       return deliveries.serve(req, res, path) || servePage(req, res, path, basePath, hostsNamespaces)
     },
-    // Only reads of the control endpoints: an API request is never the page's, whatever it sends.
-    quiet: (req, path) =>
-      req.method === 'GET' && req.headers[INSPECTOR_READ_HEADER] !== undefined && path.startsWith('/__mock/'),
+    quiet: isInspectorRead,
     // API requests are journaled; a control request other than a read may change anything. The
     // page's own reads (GET /__mock/…) change nothing: notifying them would loop.
     answered(method, path) {

@@ -48,6 +48,7 @@ export function usePrebuiltDemoSeed(): void {
   if (text === undefined) return
   const prebuilt = JSON.parse(text) as Prebuilt
   // Built from other sources (a stale dist/): preparing at start stays right.
-  if (prebuilt.input !== JSON.stringify(demoSeed)) return
-  adoptPreparedSeed(demoSeed, prebuilt.randomSeed, prebuilt.prepared)
+  const json = JSON.stringify(demoSeed)
+  if (prebuilt.input !== json) return
+  adoptPreparedSeed(demoSeed, prebuilt.randomSeed, prebuilt.prepared, json)
 }

@@ -179,7 +179,7 @@ export class NamespaceFile {
 }
 
 /** Whether the file has the namespaces' tables (a file of an earlier release has not). */
-export function hasTables(db: StateDatabase): boolean {
+function hasTables(db: StateDatabase): boolean {
   return (
     db.connection
       .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'namespaces'")
