@@ -216,14 +216,29 @@ async function start(options: StandaloneOptions): Promise<Standalone> {
   // Pending deliveries of the saved state are due again: at once if their time has passed.
   if (opened?.saved) dispatcher.resume()
 
-  const hosted = hostNamespaces({
-    ...hostSettings,
-    journalLimit: options.journalLimit,
-    serverSeed: choice.seed,
-    maxNamespaces: options.maxNamespaces,
-    namespaceClock: options.namespaceClock,
-    db: opened?.db,
-  })
+  /** A start that fails leaves nothing running and no file it created (docs/running-the-mock.md). */
+  const abandon = (error: unknown, hostedSoFar?: { close(): void }): never => {
+    hostedSoFar?.close()
+    root.close()
+    sync?.close(warn, { settle: false })
+    if (opened?.created) removeCreated(opened.db.path)
+    throw error
+  }
+
+  let hosted: ReturnType<typeof hostNamespaces>
+  try {
+    // Restoring the file's namespaces may refuse a row: the root made above must not outlive it.
+    hosted = hostNamespaces({
+      ...hostSettings,
+      journalLimit: options.journalLimit,
+      serverSeed: choice.seed,
+      maxNamespaces: options.maxNamespaces,
+      namespaceClock: options.namespaceClock,
+      db: opened?.db,
+    })
+  } catch (error) {
+    return abandon(error)
+  }
   const namespaces = hosted.registry
 
   const stop = (exiting = false) => {
@@ -252,13 +267,11 @@ async function start(options: StandaloneOptions): Promise<Standalone> {
     },
     createHostRouter(namespaces),
     options.server,
-  ).catch((error: unknown) => {
-    // A start that fails leaves nothing running: no scheduled delivery, no timer, no open file (and
-    // nobody gets the store, so its unread tables stay unread), and no file it created.
-    stop(true)
-    if (opened?.created) removeCreated(opened.db.path)
-    throw error
-  })
+  ).catch((error: unknown) =>
+    // No scheduled delivery, no timer, no open file (and nobody gets the store, so its unread
+    // tables stay unread).
+    abandon(error, hosted),
+  )
   serverUrl = server.url
 
   let closing: Promise<void> | undefined
